@@ -1,8 +1,8 @@
 // SHA3 facade. Every hash in the node goes through here so that a benchmarker can swap
 // the WASM core for its JS twin (config `cores.sha3`) without touching call sites.
-// NOTE: temporary implementation backed by @noble/hashes until the WASM core and the
-// hand-written JS twin land; the exported API below is the contract and stays.
-import { sha3_256 as nobleSha3_256, sha3_512 as nobleSha3_512 } from '@noble/hashes/sha3.js'
+// Both cores are FIPS 202 SHA3-256/512 and pass the same vectors (test/vectors/sha3.json).
+import { jsSha3Core } from './sha3-js.ts'
+import { wasmSha3Core } from './sha3-wasm.ts'
 
 export type CoreKind = 'wasm' | 'js'
 
@@ -12,10 +12,15 @@ export interface Sha3Core {
   sha3_512(data: Uint8Array): Uint8Array
 }
 
-const placeholder: Sha3Core = { kind: 'js', sha3_256: nobleSha3_256, sha3_512: nobleSha3_512 }
-let active: Sha3Core = placeholder
+const cores: Record<CoreKind, Sha3Core> = { wasm: wasmSha3Core, js: jsSha3Core }
+let active: Sha3Core = wasmSha3Core
 
-export function getSha3Core (_kind: CoreKind): Sha3Core { return placeholder }
+/** The core of that kind. The WASM one loads wasm/build/sha3.wasm on its first hash. */
+export function getSha3Core (kind: CoreKind): Sha3Core {
+  const core = cores[kind]
+  if (core === undefined) throw new RangeError(`unknown SHA3 core "${String(kind)}" (expected wasm or js)`)
+  return core
+}
 export function selectSha3Core (kind: CoreKind): void { active = getSha3Core(kind) }
 export function activeSha3Core (): Sha3Core { return active }
 
