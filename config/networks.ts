@@ -1,0 +1,98 @@
+// Network parameter sets and genesis allocations (DESIGN 3).
+import type { NetworkName, NetworkParams } from '../core/chain/params.ts'
+import { aggregatorCompositions } from './entropy-sources.ts'
+
+export const FOUNDATION_ADDRESS = '34378b1ba5be9d0999acd60be3a8a1f1'
+
+/**
+ * devnet's pre-funded account, like geth --dev: a PUBLIC key pair anyone can use on a
+ * development chain. Seed = SHA3-256("ledger devnet dev account"). Never use it elsewhere.
+ */
+export const DEVNET_DEV_ACCOUNT = {
+  seed: '2b578edcb436596018d1348e70940cf16f07026b6618901cb01f727c3fbf97b7',
+  address: '56a7dc8c20fa1a527d16494fe1b35e4e',
+  balance: 1_000_000
+} as const
+
+const healthBounds = { monobit: [0.40, 0.60] as [number, number], fano: [0.5, 1.5] as [number, number], minPoolSize: 64 }
+
+const common = {
+  foundationAddress: FOUNDATION_ADDRESS,
+  difficultyInterval: 10,
+  subsidyCoin: 5,
+  halvingInterval: 2_100_000,
+  maxSupplyCoin: 21_000_000,
+  minFeeCoin: 0.0001,
+  maxTxPerBlock: 100,
+  maxReorgDepth: 100,
+  maxFutureDrift: 120,
+  attestationMaxSkew: 60,
+  healthBounds
+}
+
+// The testnet trusts the self-hosted source (it must mine offline) and every composition the
+// built-in aggregator can report from the registered active sources; mainnet never trusts self-hosted.
+const testnetSources = ['beacon-default', 'beacon-fastnet', 'self-hosted']
+const mainnetSources = ['beacon-default', 'beacon-fastnet']
+
+export const NETWORKS: Record<NetworkName, NetworkParams> = {
+  testnet: {
+    ...common,
+    name: 'testnet',
+    chainId: 'ledger-testnet-1',
+    magic: '4c544e31',
+    testnet: true,
+    versionSuffix: 'testnet',
+    defaultP2pPort: 18333,
+    genesisTimestamp: 1767225600,
+    genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
+    blockTimeTarget: 5,
+    initialDifficulty: 4,
+    minDifficulty: 2,
+    maxDifficulty: 6,
+    fixedDifficulty: false,
+    paceBlocks: false,
+    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0']
+  },
+  mainnet: {
+    ...common,
+    name: 'mainnet',
+    chainId: 'ledger-mainnet-1',
+    magic: '4c4d4e31',
+    testnet: false,
+    versionSuffix: 'mainnet',
+    defaultP2pPort: 8333,
+    genesisTimestamp: 1767225600,
+    genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
+    blockTimeTarget: 60,
+    initialDifficulty: 2,
+    minDifficulty: 2,
+    maxDifficulty: 8,
+    fixedDifficulty: false,
+    paceBlocks: false,
+    trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)]
+  },
+  devnet: {
+    ...common,
+    name: 'devnet',
+    chainId: 'ledger-devnet-1',
+    magic: '4c444e31',
+    testnet: true,
+    versionSuffix: 'devnet',
+    defaultP2pPort: 28333,
+    genesisTimestamp: 1767225600,
+    genesisAllocations: [
+      { address: FOUNDATION_ADDRESS, amount: 1_000_000 },
+      { address: DEVNET_DEV_ACCOUNT.address, amount: DEVNET_DEV_ACCOUNT.balance }
+    ],
+    blockTimeTarget: 2,
+    initialDifficulty: 2,
+    minDifficulty: 2,
+    maxDifficulty: 2,
+    fixedDifficulty: true,
+    paceBlocks: true,
+    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources)]
+  }
+}
+
+export function networkParams (name: NetworkName): NetworkParams { return NETWORKS[name] }

@@ -1,0 +1,154 @@
+// State transition of one block: every transaction's stateful rules, balances, nonces,
+// contract execution, indexes and receipts, all written into one StateOverlay whose commit
+// is one atomic batch.
+import type { NetworkParams } from './params.ts'
+import type { Block, Transaction } from './types.ts'
+import { CONTRACT_RECIPIENT, MINING_REWARD_SENDER } from './types.ts'
+import { BlockError, BlockErrorCode, LedgerError, TxError, TxErrorCode } from './errors.ts'
+import { checkTxFormat, checkTxSignature, senderPublicKey } from './tx-rules.ts'
+import { coinToBohm, AmountError } from './money.ts'
+import { txId } from './tx.ts'
+import { vmAddressOf, WALLET_ADDRESS_RE } from './address.ts'
+import { StateOverlay, stateKey } from './state.ts'
+import { chainKey } from './keys.ts'
+import type { Receipt } from '../vm-receipt.ts'
+
+export interface ContractCall {
+  overlay: StateOverlay
+  tx: Transaction
+  /** VM address of the sender */
+  sender: string
+  value: bigint
+  gasLimit: number
+  env: { blockHeight: number; timestamp: number; miner: string }
+}
+
+/** Runs deploy and call transactions; provided by the VM integration. */
+export interface ContractExecutor {
+  execute(call: ContractCall): Receipt
+}
+
+export interface AppliedBlock {
+  receipts: Array<{ tx_id: string; receipt: Receipt; index: number }>
+  fees: bigint
+  minted: bigint
+}
+
+export interface ApplyOptions {
+  params: NetworkParams
+  executor: ContractExecutor | null
+  /** true when this exact transaction's signature was already verified (mempool) */
+  isVerified?: (tx: Transaction) => boolean
+}
+
+export function blockSubsidy (params: NetworkParams, height: number, supply: bigint): bigint {
+  const halvings = Math.floor(height / params.halvingInterval)
+  if (halvings >= 64) return 0n
+  const subsidy = coinToBohm(params.subsidyCoin) >> BigInt(halvings)
+  const room = coinToBohm(params.maxSupplyCoin) - supply
+  return room <= 0n ? 0n : (subsidy < room ? subsidy : room)
+}
+
+function txFail (index: number, err: unknown): never {
+  if (err instanceof LedgerError) throw new BlockError(BlockErrorCode.BAD_TX, `transaction ${index}: ${err.message} (${err.code})`)
+  throw err
+}
+
+function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
+  o.putText(chainKey.addressTx(addr, height, index), txIdValue)
+  const countKey = chainKey.addressTxCount(addr)
+  o.putBigint(countKey, o.getBigint(countKey) + 1n)
+}
+
+function rememberVmAddress (o: StateOverlay, wallet: string): void {
+  const vm = vmAddressOf(wallet)
+  if (o.get(stateKey.vmToWallet(vm)) === undefined) o.putText(stateKey.vmToWallet(vm), wallet)
+}
+
+/** Applies a user transaction; returns its fee. Throws TxError on any stateful rule. */
+export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env']): { fee: bigint; receipt: Receipt | null } {
+  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx)
+  if (o.get(chainKey.txLocation(tx.transaction_id)) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
+  const sender = o.getAccount(tx.sender)
+  const key = opts.isVerified?.(tx) === true ? senderPublicKey(tx, sender) : checkTxSignature(tx, sender)
+  if (tx.nonce !== sender.nonce) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${sender.nonce}`)
+  if (sender.balance < amount + fee) throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee')
+  sender.balance -= amount + fee
+  sender.nonce += 1
+  sender.publicKey = Buffer.from(key).toString('hex')
+  o.putAccount(tx.sender, sender)
+  rememberVmAddress(o, tx.sender)
+
+  o.putJson(chainKey.txLocation(tx.transaction_id), { height, index })
+  indexAddress(o, tx.sender, height, index, tx.transaction_id)
+  if (typeof tx.data.memo === 'string') o.putText(chainKey.message(height, index), tx.transaction_id)
+
+  let receipt: Receipt | null = null
+  if (tx.recipient === CONTRACT_RECIPIENT) {
+    if (opts.executor === null) throw new TxError(TxErrorCode.BAD_FORMAT, 'this node runs no contract VM')
+    receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender), value: amount, gasLimit: gasLimit as number, env })
+    const touched = receipt.contract ?? receipt.to
+    if (touched !== undefined) indexAddress(o, touched, height, index, tx.transaction_id)
+    o.putJson(chainKey.receipt(tx.transaction_id), { ...receipt, tx_id: tx.transaction_id, block_height: height })
+    o.putText(chainKey.blockReceipt(height, index), tx.transaction_id)
+  } else {
+    o.credit(tx.recipient, amount)
+    if (WALLET_ADDRESS_RE.test(tx.recipient)) rememberVmAddress(o, tx.recipient)
+    if (tx.recipient !== tx.sender) indexAddress(o, tx.recipient, height, index, tx.transaction_id)
+  }
+  return { fee, receipt }
+}
+
+export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): AppliedBlock {
+  const { params } = opts
+  const [coinbase, ...txs] = block.transactions
+  if (coinbase === undefined || coinbase.sender !== MINING_REWARD_SENDER) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
+  const env = { blockHeight: block.height, timestamp: block.timestamp, miner: vmAddressOf(block.miner) }
+  const receipts: AppliedBlock['receipts'] = []
+  let fees = 0n
+  txs.forEach((tx, i) => {
+    const index = i + 1
+    if (tx.sender === MINING_REWARD_SENDER) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'only the first transaction may be a coinbase')
+    try {
+      const r = applyTransaction(o, tx, block.height, index, opts, env)
+      fees += r.fee
+      if (r.receipt !== null) receipts.push({ tx_id: tx.transaction_id, receipt: r.receipt, index })
+    } catch (err) { txFail(index, err) }
+  })
+
+  const supply = o.getBigint(stateKey.supply())
+  const subsidy = blockSubsidy(params, block.height, supply)
+  let claimed: bigint
+  try { claimed = coinToBohm(coinbase.amount) } catch (err) {
+    if (err instanceof AmountError) throw new BlockError(BlockErrorCode.BAD_COINBASE, `coinbase amount: ${err.message}`)
+    throw err
+  }
+  const expectedId = txId(params.chainId, coinbase)
+  if (coinbase.recipient !== block.miner || coinbase.fee !== 0 || coinbase.nonce !== block.height ||
+      coinbase.transaction_id !== expectedId || Object.keys(coinbase.data ?? {}).length !== 0 || coinbase.signature !== '') {
+    throw new BlockError(BlockErrorCode.BAD_COINBASE, 'coinbase must pay the block miner, with fee 0, nonce = height, empty data and no signature')
+  }
+  if (claimed > subsidy + fees) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'coinbase claims more than subsidy + fees')
+  if (o.get(chainKey.txLocation(coinbase.transaction_id)) !== undefined) throw new BlockError(BlockErrorCode.DUPLICATE_TX, 'coinbase id already confirmed')
+  o.credit(block.miner, claimed)
+  rememberVmAddress(o, block.miner)
+  o.putJson(chainKey.txLocation(coinbase.transaction_id), { height: block.height, index: 0 })
+  indexAddress(o, block.miner, block.height, 0, coinbase.transaction_id)
+  const minted = claimed - fees
+  o.putBigint(stateKey.supply(), supply + minted)
+  return { receipts, fees, minted }
+}
+
+/** Genesis allocations: credits and indexes, no rules (nothing precedes genesis). */
+export function applyGenesis (o: StateOverlay, block: Block): void {
+  let total = 0n
+  block.transactions.forEach((tx, index) => {
+    const amount = coinToBohm(tx.amount)
+    o.credit(tx.recipient, amount)
+    rememberVmAddress(o, tx.recipient)
+    o.putJson(chainKey.txLocation(tx.transaction_id), { height: 0, index })
+    indexAddress(o, tx.recipient, 0, index, tx.transaction_id)
+    total += amount
+  })
+  o.putBigint(stateKey.supply(), total)
+}

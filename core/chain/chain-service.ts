@@ -1,0 +1,45 @@
+// The `chain` service: the node's view of the best chain and the one door blocks come in
+// through, whether mined locally or received from a peer.
+import type { Block, Transaction } from './types.ts'
+import type { BlockMeta, TxLocation } from './keys.ts'
+import type { AccountState, StateOverlay } from './state.ts'
+import type { Receipt } from '../vm-receipt.ts'
+import type { NetworkParams } from './params.ts'
+
+export type BlockOrigin = 'miner' | 'peer' | 'api' | 'test'
+
+export interface ProcessResult {
+  status: 'connected' | 'reorg' | 'side' | 'known'
+  hash: string
+  height: number
+}
+
+export interface StoredReceipt extends Receipt { tx_id: string; block_height: number }
+
+export interface ConfirmedTx { tx: Transaction; location: TxLocation; blockHash: string }
+
+export interface ChainService {
+  readonly params: NetworkParams
+  tip(): BlockMeta
+  genesisHash(): string
+  /** difficulty the next block on the tip must carry */
+  nextDifficulty(): number
+  totalSupply(): bigint
+  getBlockByHeight(height: number): Promise<Block | undefined>
+  getBlockByHash(hash: string): Promise<Block | undefined>
+  getBlockMeta(hash: string): BlockMeta | undefined
+  /** main-chain block hash at a height */
+  hashAtHeight(height: number): string | undefined
+  getTransaction(txId: string): Promise<ConfirmedTx | undefined>
+  getAccount(address: string): AccountState
+  /** wallet address behind a 40-hex VM address, if the chain has seen it */
+  walletOfVm(vmAddress: string): string | undefined
+  addressHistory(address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }>
+  getReceipt(txId: string): Promise<StoredReceipt | undefined>
+  receiptsOfBlock(height: number): Promise<StoredReceipt[]>
+  /** chat transactions (data.memo), newest first, from the message index */
+  recentMessageTxs(limit: number): Promise<ConfirmedTx[]>
+  /** read-only state view at the tip (mempool checks, dry runs) */
+  stateView(): StateOverlay
+  processBlock(block: Block, origin: BlockOrigin): Promise<ProcessResult>
+}

@@ -1,0 +1,45 @@
+// Fixed-layout binary block header (DESIGN 3). The nonce is LAST so a miner absorbs the
+// 264-byte prefix once per template and runs one Keccak-f per nonce (midstate).
+//   version u32 | height u64 | timestamp f64 | previous_hash 64 | merkle_root 64 |
+//   difficulty u32 | miner 16 | entropy_seed 32 | envelope_hash 64 | nonce u64   = 272 bytes
+import { sha3_512 } from '../crypto/sha3.ts'
+import { getPowCore } from '../pow/pow-core.ts'
+import type { CoreKind } from '../crypto/sha3.ts'
+import type { Block, QuantumSignature } from './types.ts'
+import { canonicalJson } from './tx.ts'
+
+export const HEADER_PREFIX_BYTES = 264
+export const HEADER_BYTES = HEADER_PREFIX_BYTES + 8
+
+export type HeaderFields = Pick<Block, 'version' | 'height' | 'timestamp' | 'previous_hash' | 'merkle_root' | 'difficulty' | 'miner' | 'quantum_signature'>
+
+function putHex (view: Uint8Array, offset: number, text: string, bytes: number): void {
+  const raw = Buffer.from(text, 'hex')
+  if (raw.length !== bytes || raw.toString('hex') !== text.toLowerCase()) throw new TypeError(`expected ${bytes} bytes of hex`)
+  view.set(raw, offset)
+}
+
+/** SHA3-512 of the canonical attestation envelope; zeros for genesis (no envelope). */
+export function envelopeHash (qs: QuantumSignature | null): Uint8Array {
+  return qs === null ? new Uint8Array(64) : sha3_512(canonicalJson(qs))
+}
+
+export function encodeHeaderPrefix (h: HeaderFields): Uint8Array {
+  const out = new Uint8Array(HEADER_PREFIX_BYTES)
+  const view = new DataView(out.buffer)
+  view.setUint32(0, h.version)
+  view.setBigUint64(4, BigInt(h.height))
+  view.setFloat64(12, h.timestamp)
+  putHex(out, 20, h.previous_hash, 64)
+  putHex(out, 84, h.merkle_root, 64)
+  view.setUint32(148, h.difficulty)
+  putHex(out, 152, h.miner, 16)
+  const seed = h.quantum_signature?.qrng_attestation.entropy_seed
+  if (seed !== undefined) putHex(out, 168, seed, 32)
+  out.set(envelopeHash(h.quantum_signature), 200)
+  return out
+}
+
+export function blockHash (h: HeaderFields & { nonce: number }, core: CoreKind = 'wasm'): string {
+  return Buffer.from(getPowCore(core).hashHeader(encodeHeaderPrefix(h), h.nonce)).toString('hex')
+}

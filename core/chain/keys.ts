@@ -1,0 +1,39 @@
+// Key layout of the chain database. State keys are in state.ts; everything here that a block
+// writes through the StateOverlay (indexes, receipts) is undone with it on a reorg.
+import { padHeight } from '../kv.ts'
+
+const idx = (i: number): string => i.toString().padStart(4, '0')
+
+export const chainKey = {
+  tip: () => 'meta:tip',
+  block: (hash: string) => `b:${hash}`,
+  blockMeta: (hash: string) => `bm:${hash}`,
+  mainHash: (height: number) => `h:${padHeight(height)}`,
+  mainHashPrefix: () => 'h:',
+  undo: (hash: string) => `u:${hash}`,
+  // indexes (written through the overlay)
+  txLocation: (txId: string) => `tx:${txId}`,
+  addressTx: (addr: string, height: number, index: number) => `ah:${addr}:${padHeight(height)}:${idx(index)}`,
+  addressTxPrefix: (addr: string) => `ah:${addr}:`,
+  addressTxCount: (addr: string) => `ac:${addr}`,
+  receipt: (txId: string) => `rc:${txId}`,
+  blockReceipt: (height: number, index: number) => `rb:${padHeight(height)}:${idx(index)}`,
+  blockReceiptPrefix: (height: number) => `rb:${padHeight(height)}:`,
+  message: (height: number, index: number) => `msg:${padHeight(height)}:${idx(index)}`,
+  messagePrefix: () => 'msg:'
+}
+
+export interface TxLocation { hash: string; height: number; index: number }
+
+export interface BlockMeta {
+  hash: string
+  height: number
+  previous_hash: string
+  timestamp: number
+  difficulty: number
+  tx_count: number
+  miner: string
+  /** cumulative work as a decimal string (BigInt) */
+  work: string
+  status: 'main' | 'side' | 'invalid'
+}

@@ -1,0 +1,20 @@
+// The `mempool` service: pending transactions, admission rules (DESIGN 3) and selection for
+// block templates.
+import type { Transaction } from './types.ts'
+
+export interface MempoolService {
+  /** admits or throws TxError with a precise reason */
+  add(tx: Transaction): Transaction
+  has(txId: string): boolean
+  get(txId: string): Transaction | undefined
+  /** all pending, highest fee first */
+  list(): Transaction[]
+  readonly size: number
+  readonly capacity: number
+  /** amount + fee of the sender's pending transactions, in bohm */
+  pendingSpend(sender: string): bigint
+  /** the nonce the sender's next transaction must carry (state nonce + pending) */
+  nextNonce(sender: string): number
+  /** up to `max` transactions for a block: fee desc then timestamp asc, nonce order per sender kept */
+  select(max: number): Transaction[]
+}

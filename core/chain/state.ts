@@ -1,0 +1,114 @@
+// Chain state as key-value writes over the chain database, with a journal for nested
+// snapshots (the VM reverts failed frames) and an undo record per block (the prior value of
+// every key it touched), so a reorg restores state, indexes and receipts alike.
+import type { KvOp, KvStore } from '../kv.ts'
+
+export interface AccountState {
+  balance: bigint
+  nonce: number
+  publicKey: string | null
+}
+
+interface StoredAccount { balance: string; nonce: number; public_key?: string }
+
+export const stateKey = {
+  account: (addr: string) => `acct:${addr}`,
+  code: (vm: string) => `code:${vm}`,
+  storage: (vm: string, slot: bigint) => `st:${vm}:${slot.toString(16).padStart(64, '0')}`,
+  vmNonce: (vm: string) => `vmn:${vm}`,
+  vmToWallet: (vm: string) => `vm2w:${vm}`,
+  supply: () => 'stat:supply'
+}
+
+const EMPTY_ACCOUNT: AccountState = { balance: 0n, nonce: 0, publicKey: null }
+
+export type UndoRecord = Array<[string, string | null]>
+
+type Entry = Uint8Array | null
+
+export class StateOverlay {
+  readonly #db: KvStore
+  readonly #writes = new Map<string, Entry>()
+  /** journal of [key, value before this write in the overlay (undefined = not in overlay)] */
+  readonly #journal: Array<[string, Entry | undefined]> = []
+
+  constructor (db: KvStore) { this.#db = db }
+
+  get (key: string): Uint8Array | undefined {
+    const w = this.#writes.get(key)
+    if (w !== undefined) return w === null ? undefined : w
+    return this.#db.getSync(key)
+  }
+
+  put (key: string, value: Uint8Array): void { this.#set(key, value) }
+  del (key: string): void { this.#set(key, null) }
+
+  #set (key: string, value: Entry): void {
+    this.#journal.push([key, this.#writes.get(key)])
+    this.#writes.set(key, value)
+  }
+
+  snapshot (): number { return this.#journal.length }
+
+  revert (id: number): void {
+    while (this.#journal.length > id) {
+      const [key, prev] = this.#journal.pop() as [string, Entry | undefined]
+      if (prev === undefined) this.#writes.delete(key)
+      else this.#writes.set(key, prev)
+    }
+  }
+
+  get size (): number { return this.#writes.size }
+
+  /** Batch ops for the writes, plus the undo record (prior database values). */
+  commitOps (): { ops: KvOp[]; undo: UndoRecord } {
+    const keys = [...this.#writes.keys()]
+    const prior = this.#db.getManySync(keys)
+    const ops: KvOp[] = []
+    const undo: UndoRecord = []
+    keys.forEach((key, i) => {
+      const value = this.#writes.get(key) as Entry
+      const before = prior[i]
+      undo.push([key, before === undefined ? null : before.toString('hex')])
+      ops.push(value === null ? { type: 'del', key } : { type: 'put', key, value })
+    })
+    return { ops, undo }
+  }
+
+  // typed helpers
+
+  getAccount (addr: string): AccountState {
+    const raw = this.get(stateKey.account(addr))
+    if (raw === undefined) return { ...EMPTY_ACCOUNT }
+    const s = JSON.parse(Buffer.from(raw).toString('utf8')) as StoredAccount
+    return { balance: BigInt(s.balance), nonce: s.nonce, publicKey: s.public_key ?? null }
+  }
+
+  putAccount (addr: string, a: AccountState): void {
+    const s: StoredAccount = { balance: a.balance.toString(), nonce: a.nonce }
+    if (a.publicKey !== null) s.public_key = a.publicKey
+    this.put(stateKey.account(addr), Buffer.from(JSON.stringify(s)))
+  }
+
+  credit (addr: string, amount: bigint): void {
+    if (amount === 0n) return
+    const a = this.getAccount(addr)
+    a.balance += amount
+    this.putAccount(addr, a)
+  }
+
+  getBigint (key: string): bigint {
+    const raw = this.get(key)
+    return raw === undefined ? 0n : BigInt(Buffer.from(raw).toString('utf8'))
+  }
+
+  putBigint (key: string, v: bigint): void { this.put(key, Buffer.from(v.toString())) }
+
+  putJson (key: string, v: unknown): void { this.put(key, Buffer.from(JSON.stringify(v))) }
+  putText (key: string, v: string): void { this.put(key, Buffer.from(v)) }
+}
+
+/** Ops that restore the state an undo record describes. */
+export function undoOps (undo: UndoRecord): KvOp[] {
+  return undo.map(([key, prior]) => prior === null ? { type: 'del', key } : { type: 'put', key, value: Buffer.from(prior, 'hex') })
+}

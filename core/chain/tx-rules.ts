@@ -1,0 +1,79 @@
+// Transaction rules shared by mempool admission and block validation, so a transaction the
+// mempool admits is exactly one a block may carry.
+import type { NetworkParams } from './params.ts'
+import type { Transaction } from './types.ts'
+import { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from './types.ts'
+import { TxError, TxErrorCode } from './errors.ts'
+import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
+import { txId, verifyTxSignature } from './tx.ts'
+import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
+import type { AccountState } from './state.ts'
+
+export const MAX_MEMO_CHARS = 512
+export const MAX_DATA_BYTES = 256 * 1024
+export const MAX_GAS_LIMIT = 30_000_000
+const HEX_RE = /^[0-9a-f]*$/
+
+const bad = (reason: string): never => { throw new TxError(TxErrorCode.BAD_FORMAT, reason) }
+
+export interface TxAmounts { amount: bigint; fee: bigint; gasLimit: number | null }
+
+/** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
+export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmounts {
+  if (tx === null || typeof tx !== 'object') bad('transaction must be an object')
+  if (typeof tx.sender !== 'string' || typeof tx.recipient !== 'string') bad('sender and recipient must be strings')
+  if (tx.sender === MINING_REWARD_SENDER || tx.sender === GENESIS_SENDER) throw new TxError(TxErrorCode.RESERVED_SENDER, `sender '${tx.sender}' is reserved for system transactions`)
+  if (!WALLET_ADDRESS_RE.test(tx.sender)) bad('sender must be a 32-hex wallet address')
+  if (tx.recipient !== CONTRACT_RECIPIENT && !WALLET_ADDRESS_RE.test(tx.recipient) && !VM_ADDRESS_RE.test(tx.recipient)) bad('recipient must be a 32-hex or 40-hex address or "contract"')
+  if (typeof tx.timestamp !== 'number' || !Number.isFinite(tx.timestamp) || tx.timestamp <= 0) bad('timestamp must be a positive number')
+  if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) bad('nonce must be a non-negative integer')
+  if (typeof tx.transaction_id !== 'string' || !/^[0-9a-f]{64}$/.test(tx.transaction_id)) bad('transaction_id must be 64 hex chars')
+  if (typeof tx.signature !== 'string' || !HEX_RE.test(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
+  if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
+  if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
+  let amount: bigint
+  let fee: bigint
+  try {
+    amount = coinToBohm(tx.amount)
+    fee = coinToBohm(tx.fee)
+  } catch (err) {
+    if (err instanceof AmountError) bad(`amount and fee: ${err.message}`)
+    throw err
+  }
+  const d = tx.data
+  if (d.memo !== undefined && (typeof d.memo !== 'string' || d.memo.length === 0 || d.memo.length > MAX_MEMO_CHARS)) bad(`data.memo must be 1-${MAX_MEMO_CHARS} chars`)
+  if (d.public_key !== undefined && (typeof d.public_key !== 'string' || !HEX_RE.test(d.public_key))) bad('data.public_key must be hex')
+
+  let gasLimit: number | null = null
+  if (tx.recipient === CONTRACT_RECIPIENT) {
+    if (d.type !== 'deploy' && d.type !== 'call') bad('a contract transaction needs data.type "deploy" or "call"')
+    if (!Number.isSafeInteger(d.gas_limit) || (d.gas_limit as number) <= 0 || (d.gas_limit as number) > MAX_GAS_LIMIT) bad(`data.gas_limit must be an integer 1..${MAX_GAS_LIMIT}`)
+    gasLimit = d.gas_limit as number
+    if (d.type === 'deploy' && (typeof d.code !== 'string' || !HEX_RE.test(d.code) || d.code.length % 2 !== 0)) bad('data.code must be hex bytecode')
+    if (d.type === 'call' && (typeof d.to !== 'string' || !VM_ADDRESS_RE.test(d.to.replace(/^0x/, '')))) bad('data.to must be a 40-hex contract address')
+    if (d.calldata !== undefined && (typeof d.calldata !== 'string' || !HEX_RE.test(d.calldata) || d.calldata.length % 2 !== 0)) bad('data.calldata must be hex')
+  }
+
+  if (txId(params.chainId, tx) !== tx.transaction_id) throw new TxError(TxErrorCode.BAD_ID, 'transaction_id does not match the signed payload')
+  if (fee < coinToBohm(params.minFeeCoin)) throw new TxError(TxErrorCode.FEE_TOO_LOW, `fee below the minimum of ${params.minFeeCoin}`)
+  if (gasLimit !== null && fee < BigInt(gasLimit) * GAS_PRICE_BOHM) {
+    throw new TxError(TxErrorCode.INSUFFICIENT_FEE, `InsufficientFee: fee does not cover gas_limit x GAS_PRICE (${gasLimit} gas)`)
+  }
+  return { amount, fee, gasLimit }
+}
+
+/** The public key that must verify this transaction: the chain's record, else the one it carries. */
+export function senderPublicKey (tx: Transaction, account: AccountState): Uint8Array {
+  if (account.publicKey !== null) return Buffer.from(account.publicKey, 'hex')
+  const carried = tx.data.public_key
+  if (typeof carried !== 'string') throw new TxError(TxErrorCode.UNKNOWN_KEY, 'sender public key unknown to the chain: include data.public_key')
+  const key = Buffer.from(carried, 'hex')
+  if (walletAddressFromPublicKey(key) !== tx.sender) throw new TxError(TxErrorCode.KEY_MISMATCH, 'data.public_key does not hash to the sender address')
+  return key
+}
+
+export function checkTxSignature (tx: Transaction, account: AccountState): Uint8Array {
+  const key = senderPublicKey(tx, account)
+  if (!verifyTxSignature(tx, key)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
+  return key
+}

@@ -1,0 +1,69 @@
+// Transaction signing (DESIGN 3): payload = RFC 8785 canonical JSON of
+// {chain_id, sender, recipient, amount, fee, timestamp, nonce, data};
+// transaction_id = hex SHA3-256(payload); signature = ML-DSA-87 over those 32 digest bytes.
+import canonicalize from 'canonicalize'
+import { sha3_256 } from '../crypto/sha3.ts'
+import { mldsa } from '../crypto/mldsa.ts'
+import type { Transaction, TxData } from './types.ts'
+
+export interface UnsignedTx {
+  sender: string
+  recipient: string
+  amount: number
+  fee: number
+  timestamp: number
+  nonce: number
+  data: TxData
+}
+
+export function canonicalJson (value: unknown): string {
+  const text = canonicalize(value)
+  if (text === undefined) throw new TypeError('value cannot be canonicalized')
+  return text
+}
+
+export function signingPayload (chainId: string, tx: UnsignedTx): string {
+  return canonicalJson({
+    chain_id: chainId,
+    sender: tx.sender,
+    recipient: tx.recipient,
+    amount: tx.amount,
+    fee: tx.fee,
+    timestamp: tx.timestamp,
+    nonce: tx.nonce,
+    data: tx.data
+  })
+}
+
+export function txDigest (chainId: string, tx: UnsignedTx): Uint8Array {
+  return sha3_256(signingPayload(chainId, tx))
+}
+
+export function txId (chainId: string, tx: UnsignedTx): string {
+  return Buffer.from(txDigest(chainId, tx)).toString('hex')
+}
+
+export function signTransaction (chainId: string, tx: UnsignedTx, seed: Uint8Array): Transaction {
+  const digest = txDigest(chainId, tx)
+  return {
+    sender: tx.sender,
+    recipient: tx.recipient,
+    amount: tx.amount,
+    timestamp: tx.timestamp,
+    transaction_id: Buffer.from(digest).toString('hex'),
+    signature: Buffer.from(mldsa.sign(seed, digest)).toString('hex'),
+    fee: tx.fee,
+    data: tx.data,
+    nonce: tx.nonce
+  }
+}
+
+/** Unsigned system transaction (coinbase, genesis): id computed the same way, no signature. */
+export function systemTransaction (chainId: string, tx: UnsignedTx): Transaction {
+  return { ...tx, transaction_id: txId(chainId, tx), signature: '' }
+}
+
+export function verifyTxSignature (tx: Transaction, publicKey: Uint8Array): boolean {
+  if (!/^[0-9a-f]*$/.test(tx.signature)) return false
+  return mldsa.verify(publicKey, Buffer.from(tx.transaction_id, 'hex'), Buffer.from(tx.signature, 'hex'))
+}

@@ -1,0 +1,68 @@
+// Chain data as it travels on the wire (SPEC 2.3) and is stored. Amounts are coin as JSON
+// numbers on the wire; the state works in bohm (BigInt), see money.ts.
+
+export interface TxData {
+  memo?: string
+  type?: 'deploy' | 'call'
+  code?: string
+  calldata?: string
+  to?: string
+  gas_limit?: number
+  /** hex ML-DSA-87 public key; required on a sender's first transaction */
+  public_key?: string
+  [key: string]: unknown
+}
+
+export interface Transaction {
+  sender: string
+  recipient: string
+  amount: number
+  timestamp: number
+  transaction_id: string
+  signature: string
+  fee: number
+  data: TxData
+  nonce: number
+}
+
+export interface HealthSnapshot {
+  monobit_ratio: number
+  fano_factor: number
+  pool_size: number
+  timestamp: number
+}
+
+export interface Attestation {
+  version: number
+  entropy_seed: string
+  entropy_proof: string
+  commitment: string
+  source: string
+  device_id: string
+  proof_type: string
+  health: HealthSnapshot
+  signature?: string
+  public_key?: string
+}
+
+export interface QuantumSignature { qrng_attestation: Attestation }
+
+export interface Block {
+  version: number
+  height: number
+  timestamp: number
+  previous_hash: string
+  merkle_root: string
+  difficulty: number
+  miner: string
+  nonce: number
+  hash: string
+  transactions: Transaction[]
+  /** null only for the genesis block */
+  quantum_signature: QuantumSignature | null
+}
+
+export const MINING_REWARD_SENDER = 'mining_reward'
+export const GENESIS_SENDER = 'genesis'
+export const CONTRACT_RECIPIENT = 'contract'
+export const ZERO_HASH = '0'.repeat(128)

@@ -1,0 +1,59 @@
+// Context checks of a block against its parent, before any state is touched: format,
+// linkage, time, difficulty, merkle root, attestation (SPEC 2.8) and proof-of-work.
+import type { NetworkParams } from './params.ts'
+import type { Block } from './types.ts'
+import { MINING_REWARD_SENDER } from './types.ts'
+import { BlockError, BlockErrorCode } from './errors.ts'
+import { encodeHeaderPrefix } from './header.ts'
+import { merkleRoot } from './merkle.ts'
+import { verifyAttestation } from './attestation.ts'
+import { BLOCK_VERSION } from './genesis.ts'
+import type { BlockMeta } from './keys.ts'
+import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
+import type { CoreKind } from '../crypto/sha3.ts'
+
+const HASH_RE = /^[0-9a-f]{128}$/
+const reject = (code: BlockErrorCode, reason: string): never => { throw new BlockError(code, reason) }
+
+/** Shape check for untrusted input (p2p, API): never lets a malformed object reach the rules. */
+export function checkBlockFormat (block: unknown): asserts block is Block {
+  const b = block as Partial<Block> | null
+  if (b === null || typeof b !== 'object') reject(BlockErrorCode.BAD_FORMAT, 'block must be an object')
+  const intOk = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0
+  if (!intOk(b.version) || !intOk(b.height) || !intOk(b.difficulty) || !intOk(b.nonce)) reject(BlockErrorCode.BAD_FORMAT, 'version, height, difficulty and nonce must be non-negative integers')
+  if (typeof b.timestamp !== 'number' || !Number.isFinite(b.timestamp)) reject(BlockErrorCode.BAD_FORMAT, 'timestamp must be a number')
+  if (typeof b.hash !== 'string' || !HASH_RE.test(b.hash) || typeof b.previous_hash !== 'string' || !HASH_RE.test(b.previous_hash) ||
+      typeof b.merkle_root !== 'string' || !HASH_RE.test(b.merkle_root)) reject(BlockErrorCode.BAD_FORMAT, 'hash, previous_hash and merkle_root must be 128 hex chars')
+  if (typeof b.miner !== 'string' || !/^[0-9a-f]{32}$/.test(b.miner)) reject(BlockErrorCode.BAD_FORMAT, 'miner must be a 32-hex wallet address')
+  if (!Array.isArray(b.transactions) || b.transactions.some((t) => t === null || typeof t !== 'object')) reject(BlockErrorCode.BAD_FORMAT, 'transactions must be an array of objects')
+  if (b.quantum_signature !== null && (typeof b.quantum_signature !== 'object' || b.quantum_signature === undefined)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+}
+
+export interface HeaderContext {
+  parent: BlockMeta
+  expectedDifficulty: number
+  now: number
+  powCore: CoreKind
+}
+
+export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): void {
+  if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
+  if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
+  if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
+  if (block.timestamp > ctx.now + params.maxFutureDrift) reject(BlockErrorCode.BAD_TIMESTAMP, `timestamp more than ${params.maxFutureDrift}s in the future`)
+  if (block.difficulty !== ctx.expectedDifficulty) reject(BlockErrorCode.BAD_DIFFICULTY, `difficulty ${block.difficulty}, expected ${ctx.expectedDifficulty}`)
+
+  // Proof-of-work first among the costly checks: it is the cheapest to verify and the
+  // hardest to fake, so junk is turned away before signatures are looked at.
+  const hash = Buffer.from(getPowCore(ctx.powCore).hashHeader(encodeHeaderPrefix(block), block.nonce))
+  if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
+  if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
+
+  const userTxs = block.transactions.length - 1
+  if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
+  if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
+  const ids = new Set(block.transactions.map((t) => t.transaction_id))
+  if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
+  if (merkleRoot(block.transactions) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  verifyAttestation(params, block)
+}

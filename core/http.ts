@@ -1,0 +1,83 @@
+// Builds a fastify server with the node's one error shape: {"error": "...", "phase"?}.
+// Every surface (public, dashboard, entropy) is built here so that invalid JSON, schema
+// failures, oversized bodies and unknown routes answer the same way everywhere. No route
+// lives in core: plugins add them.
+import Fastify from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import type { Logger } from 'pino'
+
+export const BODY_LIMIT = 1024 * 1024
+
+/** An error a handler throws to answer a client: status + the spec's exact text. */
+export class HttpError extends Error {
+  readonly statusCode: number
+  readonly phase: string | undefined
+  readonly headers: Record<string, string>
+  readonly extra: Record<string, unknown>
+  constructor (statusCode: number, message: string, opts: { phase?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
+    super(message)
+    this.statusCode = statusCode
+    this.phase = opts.phase
+    this.headers = opts.headers ?? {}
+    this.extra = opts.extra ?? {}
+  }
+}
+
+export interface ErrorBody { error: string; phase?: string; [k: string]: unknown }
+
+export function errorBody (message: string, phase?: string, extra: Record<string, unknown> = {}): ErrorBody {
+  return phase === undefined ? { error: message, ...extra } : { error: message, phase, ...extra }
+}
+
+function validationMessage (err: FastifyError): string {
+  const first = err.validation?.[0]
+  if (first === undefined) return err.message
+  const where = err.validationContext ?? 'body'
+  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+  const params = first.params as Record<string, unknown>
+  if (first.keyword === 'required') return `${where}.${String(params.missingProperty)} is required`
+  if (first.keyword === 'additionalProperties') return `${where}.${String(params.additionalProperty)} is not allowed`
+  const field = path.length > 0 ? `${where}.${path}` : where
+  return `${field} ${first.message ?? 'is invalid'}`
+}
+
+function send (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+export interface HttpServerOptions {
+  logger: Logger
+  name: string
+  /** request logging is noisy for a node; off unless asked */
+  logRequests?: boolean
+}
+
+export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger.child({ server: opts.name }),
+    disableRequestLogging: opts.logRequests !== true,
+    bodyLimit: BODY_LIMIT,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: true
+  })
+
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    if (err instanceof HttpError) {
+      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
+      return send(reply, err.statusCode, errorBody(err.message, err.phase, err.extra))
+    }
+    if (err.validation !== undefined) return send(reply, 400, errorBody(validationMessage(err)))
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500
+    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, errorBody(`request body larger than ${BODY_LIMIT} bytes`))
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return send(reply, 400, errorBody('request body is not valid JSON'))
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return send(reply, 400, errorBody('request body is empty'))
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, errorBody('unsupported content type; send application/json'))
+    if (status >= 400 && status < 500) return send(reply, status, errorBody(err.message))
+    request.log.error({ err }, 'internal error')
+    return send(reply, 500, errorBody('internal error'))
+  })
+
+  app.setNotFoundHandler((request, reply) => send(reply, 404, errorBody(`no route ${request.method} ${request.url.split('?')[0] ?? ''}`)))
+  return app
+}

@@ -1,0 +1,125 @@
+// The kernel: configuration, the awilix container, the hook bus and the plugin lifecycle.
+// Start in dependency order, stop in reverse (Lodestar's node lifecycle).
+import { mkdirSync } from 'node:fs'
+import { asValue, createContainer, InjectionMode } from 'awilix'
+import type { AwilixContainer } from 'awilix'
+import type { Logger } from 'pino'
+import { createHooks } from './hooks.ts'
+import type { Hooks } from './hooks.ts'
+import { validateSection } from './config.ts'
+import type { NodeConfig } from './config.ts'
+import { loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
+import type { PluginContext, PluginManifest } from './plugin.ts'
+import type { Services } from './services.ts'
+import type { NetworkParams } from './chain/params.ts'
+import { networkParams } from '../config/networks.ts'
+import { selectSha3Core } from './crypto/sha3.ts'
+import { selectMldsaCore } from './crypto/mldsa.ts'
+
+export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
+
+type Task = () => Promise<void> | void
+
+export class Kernel {
+  readonly config: NodeConfig
+  readonly params: NetworkParams
+  readonly hooks: Hooks
+  readonly logger: Logger
+  readonly container: AwilixContainer<Services>
+  readonly startedAt: number
+  status: NodeStatus = 'created'
+  plugins: PluginManifest[] = []
+  readonly #abort = new AbortController()
+  readonly #starters: Array<{ plugin: string; fn: Task }> = []
+  readonly #closers: Array<{ plugin: string; fn: Task }> = []
+
+  constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network)) {
+    this.config = config
+    this.params = params
+    this.logger = logger
+    this.hooks = createHooks()
+    this.startedAt = Date.now() / 1000
+    this.container = createContainer<Services>({ injectionMode: InjectionMode.PROXY, strict: true })
+    this.container.register({
+      config: asValue(config),
+      logger: asValue(logger),
+      hooks: asValue(this.hooks),
+      params: asValue(params),
+      kernel: asValue(this)
+    })
+    selectSha3Core(config.cores.sha3)
+    selectMldsaCore(config.cores.mldsa)
+  }
+
+  get signal (): AbortSignal { return this.#abort.signal }
+
+  /** Loads, orders and registers every enabled plugin; nothing listens yet. */
+  async boot (): Promise<void> {
+    mkdirSync(this.config.dataDir, { recursive: true })
+    const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
+    for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
+    this.plugins = orderPlugins(loaded)
+    for (const manifest of this.plugins) await this.#register(manifest)
+    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir }, `loaded ${this.plugins.length} plugins`)
+  }
+
+  async #register (manifest: PluginManifest): Promise<void> {
+    const section = manifest.configSchema === undefined ? (this.config[manifest.name] ?? {}) : validateSection(manifest.name, manifest.configSchema, this.config[manifest.name])
+    this.config[manifest.name] = section
+    const allowed = new Set<string>([...manifest.needs, ...(manifest.optional ?? []), ...manifest.provides, 'config', 'logger', 'hooks', 'params', 'kernel'])
+    const ctx: PluginContext = {
+      config: section as Record<string, unknown>,
+      node: this.config,
+      params: this.params,
+      hooks: this.hooks,
+      logger: this.logger.child({ module: manifest.name }),
+      signal: this.#abort.signal,
+      provide: (name, value) => {
+        if (!manifest.provides.includes(name)) throw new PluginLoadError(`plugin '${manifest.name}' provides '${String(name)}' without declaring it in manifest.provides`)
+        this.container.register(name, asValue(value))
+      },
+      resolve: (name) => {
+        if (!allowed.has(name as string)) throw new PluginLoadError(`plugin '${manifest.name}' resolves '${String(name)}' without declaring it in manifest.needs`)
+        return this.container.resolve(name)
+      },
+      tryResolve: (name) => this.container.hasRegistration(name) ? this.container.resolve(name) : undefined,
+      onStart: (fn) => { this.#starters.push({ plugin: manifest.name, fn }) },
+      onClose: (fn) => { this.#closers.push({ plugin: manifest.name, fn }) }
+    }
+    await manifest.register(ctx)
+    for (const s of manifest.provides) {
+      if (!this.container.hasRegistration(s)) throw new PluginLoadError(`plugin '${manifest.name}' declared service '${String(s)}' but did not provide it`)
+    }
+  }
+
+  async start (): Promise<void> {
+    this.status = 'starting'
+    for (const { plugin, fn } of this.#starters) {
+      try {
+        await fn()
+      } catch (err) {
+        this.logger.error({ plugin, err }, 'plugin failed to start')
+        await this.stop()
+        throw err
+      }
+    }
+    this.status = 'running'
+    await this.hooks.started.promise()
+  }
+
+  /** Idempotent; closes plugins in reverse registration order, each bounded in time. */
+  async stop (): Promise<void> {
+    if (this.status === 'stopping' || this.status === 'stopped') return
+    this.status = 'stopping'
+    this.#abort.abort()
+    try { await this.hooks.stopping.promise() } catch (err) { this.logger.error({ err }, 'stopping hook failed') }
+    for (const { plugin, fn } of [...this.#closers].reverse()) {
+      try {
+        await Promise.race([Promise.resolve(fn()), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
+      } catch (err) {
+        this.logger.error({ plugin, err }, 'plugin failed to close cleanly')
+      }
+    }
+    this.status = 'stopped'
+  }
+}

@@ -1,0 +1,347 @@
+// Block processing, fork choice by cumulative work, and reorgs. Every block that connects is
+// one atomic RocksDB batch: state, indexes, receipts, undo record, main-chain index and tip.
+import type { Logger } from 'pino'
+import type { KvOp, KvStore } from '../../core/kv.ts'
+import { parseJson, jsonValue } from '../../core/kv.ts'
+import type { Hooks } from '../../core/hooks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
+import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
+import { chainKey } from '../../core/chain/keys.ts'
+import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
+import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
+import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
+import { checkBlockFormat, validateBlockContext } from '../../core/chain/validate.ts'
+import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
+import type { BlockOrigin, ChainService, ConfirmedTx, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
+import type { CoreKind } from '../../core/crypto/sha3.ts'
+import { normalizeAddress } from '../../core/chain/address.ts'
+
+export interface ChainOptions {
+  db: KvStore
+  params: NetworkParams
+  hooks: Hooks
+  logger: Logger
+  executor: ContractExecutor | null
+  powCore: CoreKind
+  /** lets the mempool vouch for signatures it already verified */
+  isVerified?: (tx: Transaction) => boolean
+  now?: () => number
+}
+
+const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockMeta => ({
+  hash: block.hash,
+  height: block.height,
+  previous_hash: block.previous_hash,
+  timestamp: block.timestamp,
+  difficulty: block.difficulty,
+  tx_count: block.transactions.length,
+  miner: block.miner,
+  work: work.toString(),
+  status
+})
+
+export class Chain implements ChainService {
+  readonly params: NetworkParams
+  readonly #db: KvStore
+  readonly #hooks: Hooks
+  readonly #log: Logger
+  readonly #opts: ChainOptions
+  #tip!: BlockMeta
+  #genesis!: string
+  #lock: Promise<unknown> = Promise.resolve()
+  /** true while connecting a branch of blocks received in bulk (initial sync) */
+  syncing = false
+
+  constructor (opts: ChainOptions) {
+    this.#opts = opts
+    this.params = opts.params
+    this.#db = opts.db
+    this.#hooks = opts.hooks
+    this.#log = opts.logger
+  }
+
+  /** Loads the tip, writing genesis on an empty database. */
+  async init (): Promise<void> {
+    const genesis = genesisBlock(this.params)
+    const tip = parseJson<{ hash: string }>(this.#db.getSync(chainKey.tip()))
+    if (tip === undefined) {
+      const o = new StateOverlay(this.#db)
+      applyGenesis(o, genesis)
+      const meta = metaOf(genesis, blockWork(0), 'main')
+      const { ops, undo } = o.commitOps()
+      ops.push(...this.#linkOps(genesis, meta, undo))
+      await this.#db.write(ops, { sync: true })
+      this.#tip = meta
+      this.#log.info({ hash: genesis.hash }, 'wrote genesis block')
+    } else {
+      const stored = this.hashAtHeight(0)
+      if (stored !== genesis.hash) throw new Error(`the chain database holds another network's chain (genesis ${stored ?? 'missing'}); use another --data-dir or run 'ledger resync'`)
+      const meta = this.getBlockMeta(tip.hash)
+      if (meta === undefined) throw new Error('chain database corrupt: tip block meta missing')
+      this.#tip = meta
+    }
+    this.#genesis = genesis.hash
+  }
+
+  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord): KvOp[] {
+    return [
+      { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
+      { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
+      { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
+      { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: block.hash, height: block.height }) }
+    ]
+  }
+
+  // ---- reads
+
+  tip (): BlockMeta { return this.#tip }
+  genesisHash (): string { return this.#genesis }
+
+  getBlockMeta (hash: string): BlockMeta | undefined {
+    return parseJson<BlockMeta>(this.#db.getSync(chainKey.blockMeta(hash)))
+  }
+
+  hashAtHeight (height: number): string | undefined {
+    if (!Number.isSafeInteger(height) || height < 0) return undefined
+    return this.#db.getSync(chainKey.mainHash(height))?.toString('utf8')
+  }
+
+  async getBlockByHash (hash: string): Promise<Block | undefined> {
+    return parseJson<Block>(await this.#db.get(chainKey.block(hash)))
+  }
+
+  async getBlockByHeight (height: number): Promise<Block | undefined> {
+    const hash = this.hashAtHeight(height)
+    return hash === undefined ? undefined : await this.getBlockByHash(hash)
+  }
+
+  nextDifficulty (): number { return this.#expectedDifficulty(this.#tip) }
+
+  #expectedDifficulty (parent: BlockMeta): number {
+    return nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => {
+      const ts: number[] = []
+      let cur: BlockMeta | undefined = parent
+      while (cur !== undefined && ts.length < this.params.difficultyInterval) {
+        ts.unshift(cur.timestamp)
+        cur = cur.height === 0 ? undefined : this.getBlockMeta(cur.previous_hash)
+      }
+      return ts
+    })
+  }
+
+  totalSupply (): bigint { return new StateOverlay(this.#db).getBigint(stateKey.supply()) }
+  stateView (): StateOverlay { return new StateOverlay(this.#db) }
+  getAccount (address: string): AccountState { return this.stateView().getAccount(address) }
+
+  walletOfVm (vmAddress: string): string | undefined {
+    return this.#db.getSync(stateKey.vmToWallet(vmAddress))?.toString('utf8')
+  }
+
+  #location (txId: string): TxLocation | undefined {
+    const loc = parseJson<{ height: number; index: number }>(this.#db.getSync(chainKey.txLocation(txId)))
+    if (loc === undefined) return undefined
+    const hash = this.hashAtHeight(loc.height)
+    return hash === undefined ? undefined : { ...loc, hash }
+  }
+
+  async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
+    const location = this.#location(txId)
+    if (location === undefined) return undefined
+    const block = await this.getBlockByHash(location.hash)
+    const tx = block?.transactions[location.index]
+    return tx === undefined ? undefined : { tx, location, blockHash: location.hash }
+  }
+
+  async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
+    const norm = normalizeAddress(address)
+    if (norm === null) return { total: 0, txIds: [] }
+    const addr = norm.address
+    const total = Number(this.stateView().getBigint(chainKey.addressTxCount(addr)))
+    const txIds: string[] = []
+    let skipped = 0
+    const prefix = chainKey.addressTxPrefix(addr)
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff', reverse: true, limit: offset + limit })) {
+      if (skipped++ < offset) continue
+      txIds.push(v.toString('utf8'))
+    }
+    return { total, txIds }
+  }
+
+  async getReceipt (txId: string): Promise<StoredReceipt | undefined> {
+    return parseJson<StoredReceipt>(await this.#db.get(chainKey.receipt(txId)))
+  }
+
+  async receiptsOfBlock (height: number): Promise<StoredReceipt[]> {
+    const out: StoredReceipt[] = []
+    const prefix = chainKey.blockReceiptPrefix(height)
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff' })) {
+      const r = await this.getReceipt(v.toString('utf8'))
+      if (r !== undefined) out.push(r)
+    }
+    return out
+  }
+
+  async recentMessageTxs (limit: number): Promise<ConfirmedTx[]> {
+    const out: ConfirmedTx[] = []
+    const prefix = chainKey.messagePrefix()
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff', reverse: true, limit })) {
+      const c = await this.getTransaction(v.toString('utf8'))
+      if (c !== undefined) out.push(c)
+    }
+    return out
+  }
+
+  // ---- writes
+
+  processBlock (block: Block, origin: BlockOrigin): Promise<ProcessResult> {
+    const run = this.#lock.then(() => this.#process(block, origin))
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  async #process (block: Block, origin: BlockOrigin): Promise<ProcessResult> {
+    checkBlockFormat(block)
+    const known = this.getBlockMeta(block.hash)
+    if (known !== undefined) {
+      if (known.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
+      return { status: 'known', hash: block.hash, height: block.height }
+    }
+    const parent = this.getBlockMeta(block.previous_hash)
+    if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
+    if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
+    try {
+      validateBlockContext(this.params, block, {
+        parent,
+        expectedDifficulty: this.#expectedDifficulty(parent),
+        now: (this.#opts.now ?? (() => Date.now() / 1000))(),
+        powCore: this.#opts.powCore
+      })
+    } catch (err) {
+      this.#rejected(block, err, origin)
+      throw err
+    }
+    const work = BigInt(parent.work) + blockWork(block.difficulty)
+    const tipWork = BigInt(this.#tip.work)
+
+    if (parent.hash === this.#tip.hash) {
+      await this.#connect(block, work, origin, false)
+      this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
+      return { status: 'connected', hash: block.hash, height: block.height }
+    }
+
+    // A side branch: store it; switch only when strictly heavier.
+    const meta = metaOf(block, work, 'side')
+    await this.#db.write([
+      { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) }
+    ])
+    if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
+    await this.#reorgTo(meta, origin)
+    return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  #rejected (block: Block, err: unknown, origin: BlockOrigin): void {
+    if (err instanceof BlockError) {
+      this.#hooks.blockRejected.call({ hash: block.hash, code: err.code, reason: err.message, origin })
+      this.#log.warn({ hash: block.hash.slice(0, 16), height: block.height, code: err.code, origin }, `block rejected: ${err.message}`)
+    }
+  }
+
+  /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean): Promise<AppliedBlock> {
+    const o = new StateOverlay(this.#db)
+    let applied: AppliedBlock
+    try {
+      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified: this.#opts.isVerified })
+    } catch (err) {
+      this.#rejected(block, err, origin)
+      await this.#db.write([
+        { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
+      ])
+      throw err
+    }
+    const meta = metaOf(block, work, 'main')
+    const { ops, undo } = o.commitOps()
+    ops.push(...this.#linkOps(block, meta, undo))
+    await this.#db.write(ops)
+    this.#tip = meta
+    this.#announce(block, applied, reorg)
+    return applied
+  }
+
+  #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
+    const ref = { height: block.height, hash: block.hash }
+    const receipts = applied.receipts.map((r) => ({ tx_id: r.tx_id, receipt: r.receipt }))
+    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.syncing })
+    block.transactions.forEach((tx, index) => {
+      this.#hooks.txConfirmed.call({ tx, block: ref, index })
+      if (typeof tx.data?.memo === 'string') this.#hooks.messageSeen.call({ tx, status: 'confirmed', block: ref })
+    })
+    for (const r of applied.receipts) this.#hooks.receiptWritten.call({ tx_id: r.tx_id, receipt: r.receipt, block: ref })
+  }
+
+  /** Undoes the tip block in one atomic batch; returns it. */
+  async #disconnectTip (): Promise<Block> {
+    const tip = this.#tip
+    if (tip.height === 0) throw new Error('cannot disconnect genesis')
+    const block = await this.getBlockByHash(tip.hash)
+    const undo = parseJson<UndoRecord>(await this.#db.get(chainKey.undo(tip.hash)))
+    const parent = this.getBlockMeta(tip.previous_hash)
+    if (block === undefined || undo === undefined || parent === undefined) throw new Error(`chain database corrupt: cannot undo block ${tip.hash}`)
+    const ops = undoOps(undo)
+    ops.push(
+      { type: 'del', key: chainKey.undo(tip.hash) },
+      { type: 'put', key: chainKey.blockMeta(tip.hash), value: jsonValue({ ...tip, status: 'side' }) },
+      { type: 'del', key: chainKey.mainHash(tip.height) },
+      { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: parent.hash, height: parent.height }) }
+    )
+    await this.#db.write(ops)
+    this.#tip = parent
+    this.#hooks.blockDisconnected.call(block)
+    return block
+  }
+
+  async #reorgTo (newTip: BlockMeta, origin: BlockOrigin): Promise<void> {
+    const branch: BlockMeta[] = []
+    let cur: BlockMeta | undefined = newTip
+    while (cur !== undefined && cur.status !== 'main') {
+      branch.unshift(cur)
+      cur = this.getBlockMeta(cur.previous_hash)
+    }
+    if (cur === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, 'branch does not reach the main chain')
+    const fork = cur
+    const depth = this.#tip.height - fork.height
+    if (depth > this.params.maxReorgDepth) {
+      throw new BlockError(BlockErrorCode.REORG_TOO_DEEP, `reorg of ${depth} blocks refused (limit ${this.params.maxReorgDepth})`)
+    }
+    const from = { height: this.#tip.height, hash: this.#tip.hash }
+    const oldBranch: Block[] = []
+    while (this.#tip.hash !== fork.hash) oldBranch.unshift(await this.#disconnectTip())
+
+    let connected = 0
+    try {
+      for (const meta of branch) {
+        const block = await this.getBlockByHash(meta.hash)
+        if (block === undefined) throw new Error(`side block ${meta.hash} missing`)
+        await this.#connect(block, BigInt(meta.work), origin, true)
+        connected++
+      }
+    } catch (err) {
+      // The heavier branch turned out invalid: return to the branch we left.
+      this.#log.warn({ err: (err as Error).message }, 'reorg aborted, restoring previous branch')
+      while (this.#tip.hash !== fork.hash) await this.#disconnectTip()
+      for (const block of oldBranch) await this.#connect(block, BigInt(this.getBlockMeta(block.hash)?.work ?? '0'), 'peer', true)
+      this.#hooks.tipChanged.call({ height: this.#tip.height, hash: this.#tip.hash })
+      throw err
+    }
+    this.#log.info({ depth, fork: fork.height, newHeight: this.#tip.height }, 'chain reorganized')
+    this.#hooks.reorg.call({ from, to: { height: this.#tip.height, hash: this.#tip.hash }, forkPoint: { height: fork.height, hash: fork.hash }, disconnected: oldBranch.length, connected })
+    this.#hooks.tipChanged.call({ height: this.#tip.height, hash: this.#tip.hash })
+  }
+}

@@ -1,0 +1,74 @@
+// Consensus: the `chain` (validation, fork choice, reorgs) and the `mempool`.
+import { definePlugin } from '../../core/plugin.ts'
+import type { Transaction } from '../../core/chain/types.ts'
+import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
+import { Chain } from './chain.ts'
+import { Mempool } from './mempool.ts'
+import { createContractExecutor } from './contracts.ts'
+
+interface ChainPluginConfig {
+  mempoolCapacity: number
+  perSenderLimit: number
+  mempoolTtlHours: number
+}
+
+export default definePlugin<ChainPluginConfig>({
+  name: 'chain',
+  description: 'block validation, fork choice, reorgs and the mempool',
+  provides: ['chain', 'mempool'],
+  needs: ['chainDb'],
+  configSchema: {
+    properties: {
+      mempoolCapacity: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 5000 },
+      perSenderLimit: { type: 'integer', minimum: 1, maximum: 10_000, default: 64 },
+      mempoolTtlHours: { type: 'number', exclusiveMinimum: 0, default: 72 }
+    },
+    additionalProperties: false
+  },
+  async register (ctx) {
+    const executor = await createContractExecutor(ctx.node.cores.vm)
+    let mempool: Mempool | undefined
+    const chain = new Chain({
+      db: ctx.resolve('chainDb'),
+      params: ctx.params,
+      hooks: ctx.hooks,
+      logger: ctx.logger,
+      executor,
+      powCore: ctx.node.cores.pow,
+      isVerified: (tx) => mempool?.isVerified(tx) === true
+    })
+    await chain.init()
+    mempool = new Mempool({
+      chain,
+      params: ctx.params,
+      hooks: ctx.hooks,
+      capacity: ctx.config.mempoolCapacity,
+      perSenderLimit: ctx.config.perSenderLimit,
+      ttlSeconds: ctx.config.mempoolTtlHours * 3600,
+      contractsEnabled: executor !== null
+    })
+    const pool = mempool
+
+    // Mempool upkeep when the tip moves: confirmed out, orphaned transactions back in.
+    const confirmed = new Set<string>()
+    const returned: Transaction[] = []
+    ctx.hooks.blockConnected.tap('chain:mempool', ({ block }) => { for (const tx of block.transactions) confirmed.add(tx.transaction_id) })
+    ctx.hooks.blockDisconnected.tap('chain:mempool', (block) => {
+      for (const tx of block.transactions) if (tx.sender !== MINING_REWARD_SENDER) returned.push(tx)
+    })
+    ctx.hooks.tipChanged.tap('chain:mempool', () => {
+      const back = returned.filter((tx) => !confirmed.has(tx.transaction_id))
+      pool.revalidate([...confirmed], back)
+      confirmed.clear()
+      returned.length = 0
+    })
+    const expiry = setInterval(() => pool.revalidate([], []), 60_000)
+    expiry.unref()
+    ctx.onClose(() => clearInterval(expiry))
+
+    ctx.provide('chain', chain)
+    ctx.provide('mempool', mempool)
+    const tip = chain.tip()
+    ctx.logger.info({ height: tip.height, hash: tip.hash.slice(0, 16) }, 'chain loaded')
+  }
+})

@@ -1,0 +1,168 @@
+// Pending transactions and their admission rules (DESIGN 3): signature, nonce sequence,
+// balance including the sender's other pending spends, fee floor, contract gas cover,
+// capacity with lowest-fee eviction, a per-sender cap and a time-to-live.
+import type { Hooks } from '../../core/hooks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Transaction } from '../../core/chain/types.ts'
+import type { ChainService } from '../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import { checkTxFormat, checkTxSignature } from '../../core/chain/tx-rules.ts'
+import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
+
+export interface MempoolOptions {
+  chain: ChainService
+  params: NetworkParams
+  hooks: Hooks
+  capacity?: number
+  perSenderLimit?: number
+  ttlSeconds?: number
+  maxFutureSeconds?: number
+  contractsEnabled: boolean
+  now?: () => number
+}
+
+interface Entry { tx: Transaction; amount: bigint; fee: bigint; addedAt: number }
+
+export class Mempool implements MempoolService {
+  readonly capacity: number
+  readonly #perSender: number
+  readonly #ttl: number
+  readonly #maxFuture: number
+  readonly #opts: MempoolOptions
+  readonly #byId = new Map<string, Entry>()
+  /** per sender, ordered by nonce (always contiguous from the state nonce) */
+  readonly #bySender = new Map<string, Entry[]>()
+  /** signatures this node verified, so block connection does not verify them again */
+  readonly #verified = new Map<string, string>()
+  #now: () => number
+
+  constructor (opts: MempoolOptions) {
+    this.#opts = opts
+    this.capacity = opts.capacity ?? 5000
+    this.#perSender = opts.perSenderLimit ?? 64
+    this.#ttl = opts.ttlSeconds ?? 72 * 3600
+    this.#maxFuture = opts.maxFutureSeconds ?? 2 * 3600
+    this.#now = opts.now ?? (() => Date.now() / 1000)
+  }
+
+  get size (): number { return this.#byId.size }
+  has (txId: string): boolean { return this.#byId.has(txId) }
+  get (txId: string): Transaction | undefined { return this.#byId.get(txId)?.tx }
+
+  list (): Transaction[] {
+    return [...this.#byId.values()].sort((a, b) => (b.fee > a.fee ? 1 : b.fee < a.fee ? -1 : a.tx.timestamp - b.tx.timestamp)).map((e) => e.tx)
+  }
+
+  isVerified (tx: Transaction): boolean { return this.#verified.get(tx.transaction_id) === tx.signature }
+
+  #remember (tx: Transaction): void {
+    if (this.#verified.size >= 4 * this.capacity) this.#verified.delete(this.#verified.keys().next().value as string)
+    this.#verified.set(tx.transaction_id, tx.signature)
+  }
+
+  pendingSpend (sender: string): bigint {
+    let sum = 0n
+    for (const e of this.#bySender.get(sender) ?? []) sum += e.amount + e.fee
+    return sum
+  }
+
+  nextNonce (sender: string): number {
+    return this.#opts.chain.getAccount(sender).nonce + (this.#bySender.get(sender)?.length ?? 0)
+  }
+
+  add (tx: Transaction): Transaction {
+    if (tx !== null && typeof tx === 'object' && typeof tx.transaction_id === 'string' && this.#byId.has(tx.transaction_id)) {
+      throw new TxError(TxErrorCode.DUPLICATE, 'duplicate transaction id: already in the mempool')
+    }
+    const { amount, fee } = checkTxFormat(this.#opts.params, tx)
+    if (tx.recipient === CONTRACT_RECIPIENT && !this.#opts.contractsEnabled) throw new TxError(TxErrorCode.BAD_FORMAT, 'this node runs no contract VM')
+    if (this.#opts.chain.stateView().get(`tx:${tx.transaction_id}`) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
+    const now = this.#now()
+    if (tx.timestamp < now - this.#ttl) throw new TxError(TxErrorCode.EXPIRED, `transaction older than ${this.#ttl / 3600} hours`)
+    if (tx.timestamp > now + this.#maxFuture) throw new TxError(TxErrorCode.FUTURE_TIMESTAMP, 'transaction timestamp too far in the future')
+
+    const account = this.#opts.chain.getAccount(tx.sender)
+    const pending = this.#bySender.get(tx.sender) ?? []
+    const expected = account.nonce + pending.length
+    if (tx.nonce !== expected) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${expected}`)
+    if (pending.length >= this.#perSender) throw new TxError(TxErrorCode.SENDER_LIMIT, `sender already has ${this.#perSender} pending transactions`)
+    if (account.balance < this.pendingSpend(tx.sender) + amount + fee) {
+      throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee plus the sender\'s pending transactions')
+    }
+    checkTxSignature(tx, account)
+
+    if (this.#byId.size >= this.capacity) this.#evictFor(fee)
+    const entry: Entry = { tx, amount, fee, addedAt: now }
+    this.#byId.set(tx.transaction_id, entry)
+    this.#bySender.set(tx.sender, [...pending, entry])
+    this.#remember(tx)
+    this.#opts.hooks.txAdmitted.call(tx)
+    if (typeof tx.data.memo === 'string') this.#opts.hooks.messageSeen.call({ tx, status: 'pending', block: null })
+    return tx
+  }
+
+  /** Makes room for a transaction paying `fee`: evicts the cheapest tail-of-chain entry if it pays less. */
+  #evictFor (fee: bigint): void {
+    let victim: Entry | undefined
+    for (const list of this.#bySender.values()) {
+      const tail = list[list.length - 1]
+      if (tail !== undefined && (victim === undefined || tail.fee < victim.fee)) victim = tail
+    }
+    if (victim === undefined || victim.fee >= fee) throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool full (${this.capacity}) and the fee does not beat the lowest pending fee`)
+    this.#remove(victim.tx.transaction_id, 'evicted')
+  }
+
+  #remove (txId: string, reason: 'confirmed' | 'evicted' | 'expired' | 'invalidated'): void {
+    const e = this.#byId.get(txId)
+    if (e === undefined) return
+    this.#byId.delete(txId)
+    const list = (this.#bySender.get(e.tx.sender) ?? []).filter((x) => x !== e)
+    if (list.length === 0) this.#bySender.delete(e.tx.sender)
+    else this.#bySender.set(e.tx.sender, list)
+    this.#opts.hooks.txRemoved.call({ tx: e.tx, reason })
+  }
+
+  select (max: number): Transaction[] {
+    const sorted = [...this.#byId.values()].sort((a, b) => (b.fee > a.fee ? 1 : b.fee < a.fee ? -1 : a.tx.timestamp - b.tx.timestamp))
+    const nextNonce = new Map<string, number>()
+    const chosen: Transaction[] = []
+    const taken = new Set<string>()
+    let progress = true
+    while (progress && chosen.length < max) {
+      progress = false
+      for (const e of sorted) {
+        if (chosen.length >= max) break
+        if (taken.has(e.tx.transaction_id)) continue
+        const expect = nextNonce.get(e.tx.sender) ?? this.#opts.chain.getAccount(e.tx.sender).nonce
+        if (e.tx.nonce !== expect) continue
+        chosen.push(e.tx)
+        taken.add(e.tx.transaction_id)
+        nextNonce.set(e.tx.sender, expect + 1)
+        progress = true
+      }
+    }
+    return chosen
+  }
+
+  /** After the tip moved: drop confirmed, expired and no-longer-valid entries, then try to re-admit `returned`. */
+  revalidate (confirmedIds: Iterable<string>, returned: Transaction[]): void {
+    for (const id of confirmedIds) this.#remove(id, 'confirmed')
+    const now = this.#now()
+    for (const [sender, list] of [...this.#bySender.entries()]) {
+      const account = this.#opts.chain.getAccount(sender)
+      let expect = account.nonce
+      let spend = 0n
+      for (const e of list) {
+        const ok = e.tx.nonce === expect && account.balance >= spend + e.amount + e.fee && e.tx.timestamp >= now - this.#ttl &&
+          this.#opts.chain.stateView().get(`tx:${e.tx.transaction_id}`) === undefined
+        if (!ok) { this.#remove(e.tx.transaction_id, e.tx.timestamp < now - this.#ttl ? 'expired' : 'invalidated'); continue }
+        expect++
+        spend += e.amount + e.fee
+      }
+    }
+    for (const tx of [...returned].sort((a, b) => a.nonce - b.nonce)) {
+      try { this.add(tx) } catch { /* no longer valid on the new branch */ }
+    }
+  }
+}

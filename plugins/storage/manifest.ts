@@ -1,0 +1,26 @@
+// Storage: the chain database (blocks, state, indexes, receipts) and the admin database
+// (every write synchronous) under the data dir, plus the wallet store.
+import path from 'node:path'
+import { definePlugin } from '../../core/plugin.ts'
+import { WalletStore } from '../../core/wallet.ts'
+import { RocksStore } from './rocks-store.ts'
+
+export default definePlugin({
+  name: 'storage',
+  description: 'RocksDB chain and admin databases, wallet files',
+  provides: ['chainDb', 'adminDb', 'wallets'],
+  needs: [],
+  async register (ctx) {
+    const dataDir = ctx.node.dataDir
+    const chainDb = await RocksStore.open(path.join(dataDir, 'chain'))
+    const adminDb = await RocksStore.open(path.join(dataDir, 'admin'))
+    ctx.provide('chainDb', chainDb)
+    ctx.provide('adminDb', adminDb)
+    ctx.provide('wallets', new WalletStore(path.join(dataDir, 'wallets')))
+    ctx.logger.info({ chain: chainDb.location, admin: adminDb.location }, 'databases open')
+    ctx.onClose(async () => {
+      await chainDb.close()
+      await adminDb.close()
+    })
+  }
+})

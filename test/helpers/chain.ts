@@ -1,0 +1,159 @@
+// Builders for chain tests: parameters with trivial proof-of-work, attested blocks from a
+// test entropy source, signed transfers, and a chain + mempool on a temporary RocksDB.
+import crypto from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { pino } from 'pino'
+import { NETWORKS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Attestation, Block, Transaction } from '../../core/chain/types.ts'
+import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
+import { systemTransaction, signTransaction } from '../../core/chain/tx.ts'
+import type { UnsignedTx } from '../../core/chain/tx.ts'
+import { merkleRoot } from '../../core/chain/merkle.ts'
+import { encodeHeaderPrefix } from '../../core/chain/header.ts'
+import { commitmentOf, attestationMessage } from '../../core/chain/attestation.ts'
+import { BLOCK_VERSION } from '../../core/chain/genesis.ts'
+import { blockSubsidy } from '../../core/chain/apply.ts'
+import { bohmToCoinFloor, coinToBohm } from '../../core/chain/money.ts'
+import { getPowCore } from '../../core/pow/pow-core.ts'
+import { createHooks } from '../../core/hooks.ts'
+import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
+import type { Wallet } from '../../core/wallet.ts'
+import { mldsa } from '../../core/crypto/mldsa.ts'
+import { RocksStore } from '../../plugins/storage/rocks-store.ts'
+import { Chain } from '../../plugins/chain/chain.ts'
+import { Mempool } from '../../plugins/chain/mempool.ts'
+
+export const silentLogger = pino({ level: 'silent' })
+
+export function testParams (overrides: Partial<NetworkParams> = {}): NetworkParams {
+  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, ...overrides }
+}
+
+export const devWallet = (): Wallet => walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))
+export { generateWallet }
+
+export function tmpDir (prefix = 'ledger-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix))
+}
+
+export interface AttestationOptions {
+  source?: string
+  health?: Partial<Attestation['health']>
+  signer?: Uint8Array | null
+}
+
+export function makeAttestation (timestamp: number, opts: AttestationOptions = {}): Attestation {
+  const bytes = crypto.randomBytes(64)
+  const proof = bytes.subarray(32).toString('hex')
+  const commitment = commitmentOf(proof)
+  const env: Attestation = {
+    version: 1,
+    entropy_seed: bytes.subarray(0, 32).toString('hex'),
+    entropy_proof: proof,
+    commitment,
+    source: opts.source ?? 'self-hosted',
+    device_id: 'test-device',
+    proof_type: 'test',
+    health: { monobit_ratio: 0.5, fano_factor: 1.0, pool_size: 65536, timestamp, ...opts.health }
+  }
+  if (opts.signer !== undefined && opts.signer !== null) {
+    const kp = mldsa.keygen(opts.signer)
+    env.signature = Buffer.from(mldsa.sign(opts.signer, attestationMessage(commitment))).toString('hex')
+    env.public_key = Buffer.from(kp.publicKey).toString('hex')
+  }
+  return env
+}
+
+export interface ParentRef { hash: string; height: number; timestamp: number }
+
+export interface BlockOptions {
+  miner?: string
+  txs?: Transaction[]
+  timestamp?: number
+  difficulty?: number
+  attestation?: Attestation | null
+  supply?: bigint
+  coinbaseAmount?: number
+  /** mutate the block before proof-of-work (to break exactly one rule) */
+  tamper?: (b: Block) => void
+}
+
+export function mineBlock (params: NetworkParams, parent: ParentRef, opts: BlockOptions = {}): Block {
+  const height = parent.height + 1
+  const timestamp = opts.timestamp ?? parent.timestamp + 1
+  const miner = opts.miner ?? devWallet().address
+  const txs = opts.txs ?? []
+  const fees = txs.reduce((s, t) => s + coinToBohm(t.fee), 0n)
+  const subsidy = blockSubsidy(params, height, opts.supply ?? coinToBohm(2_000_000))
+  const coinbase = systemTransaction(params.chainId, {
+    sender: MINING_REWARD_SENDER, recipient: miner, amount: opts.coinbaseAmount ?? bohmToCoinFloor(subsidy + fees), fee: 0, timestamp, nonce: height, data: {}
+  })
+  const attestation = opts.attestation === undefined ? makeAttestation(timestamp) : opts.attestation
+  const block: Block = {
+    version: BLOCK_VERSION,
+    height,
+    timestamp,
+    previous_hash: parent.hash,
+    merkle_root: '',
+    difficulty: opts.difficulty ?? params.initialDifficulty,
+    miner,
+    nonce: 0,
+    hash: '',
+    transactions: [coinbase, ...txs],
+    quantum_signature: attestation === null ? null : { qrng_attestation: attestation }
+  }
+  block.merkle_root = merkleRoot(block.transactions)
+  opts.tamper?.(block)
+  const core = getPowCore('js')
+  const result = core.search(encodeHeaderPrefix(block), 0, 1 << 24, block.difficulty)
+  if (!result.found || result.hash === null) throw new Error('no nonce found')
+  block.nonce = result.nonce
+  block.hash = Buffer.from(result.hash).toString('hex')
+  return block
+}
+
+export function transfer (params: NetworkParams, from: Wallet, to: string, amount: number, nonce: number, opts: { fee?: number; withKey?: boolean; data?: Record<string, unknown>; timestamp?: number } = {}): Transaction {
+  const data: Record<string, unknown> = { ...(opts.data ?? {}) }
+  if (opts.withKey ?? nonce === 0) data.public_key = Buffer.from(from.publicKey).toString('hex')
+  const unsigned: UnsignedTx = { sender: from.address, recipient: to, amount, fee: opts.fee ?? 0.001, timestamp: opts.timestamp ?? Date.now() / 1000, nonce, data }
+  return signTransaction(params.chainId, unsigned, from.seed)
+}
+
+export interface TestChain {
+  chain: Chain
+  mempool: Mempool
+  db: RocksStore
+  hooks: ReturnType<typeof createHooks>
+  params: NetworkParams
+  dir: string
+  close(): Promise<void>
+  tipRef(): ParentRef
+}
+
+export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir()): Promise<TestChain> {
+  const db = await RocksStore.open(path.join(dir, 'chain'))
+  const hooks = createHooks()
+  let mempool: Mempool | undefined
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor: null, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })
+  await chain.init()
+  mempool = new Mempool({ chain, params, hooks, contractsEnabled: false })
+  const pool = mempool
+  const confirmed: string[] = []
+  hooks.blockConnected.tap('test', ({ block }) => { for (const t of block.transactions) confirmed.push(t.transaction_id) })
+  hooks.tipChanged.tap('test', () => { pool.revalidate(confirmed.splice(0), []) })
+  return {
+    chain,
+    mempool: pool,
+    db,
+    hooks,
+    params,
+    dir,
+    async close () { await db.close() },
+    tipRef () { const t = chain.tip(); return { hash: t.hash, height: t.height, timestamp: t.timestamp } }
+  }
+}
+
+export function cleanup (dir: string): void { rmSync(dir, { recursive: true, force: true }) }
