@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../core/cli.ts'
+
+await main()

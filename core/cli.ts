@@ -1,0 +1,177 @@
+// The `ledger` command line (yargs). Every `run` flag is also settable in ledger.config.ts;
+// flags win. Errors a user can fix print one line and exit 2, never a stack trace.
+import path from 'node:path'
+import { existsSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import yargs from 'yargs'
+import type { Argv } from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { ConfigError, loadConfigFile, resolveConfig, defaultDataDir } from './config.ts'
+import type { NodeConfig, UserConfig } from './config.ts'
+import { createLogger } from './logger.ts'
+import { Kernel } from './kernel.ts'
+import { PluginLoadError } from './loader.ts'
+import { generateWallet, writeWalletFile } from './wallet.ts'
+import type { NetworkName } from './chain/params.ts'
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export class UsageError extends Error {}
+
+interface RunArgs {
+  config?: string
+  network?: string
+  'data-dir'?: string
+  host?: string
+  port?: number
+  'dashboard-host'?: string
+  'dashboard-port'?: number
+  'entropy-port'?: number
+  'entropy-url'?: string
+  'p2p-port'?: number
+  peer?: string[]
+  mine?: boolean
+  'log-level'?: string
+}
+
+/** The config file to use: --config, else ./ledger.config.ts, else the project's own. */
+function configFile (explicit: string | undefined): string {
+  if (explicit !== undefined) return path.resolve(explicit)
+  const local = path.resolve('ledger.config.ts')
+  return existsSync(local) ? local : path.join(PROJECT_ROOT, 'ledger.config.ts')
+}
+
+function portOk (name: string, v: number | undefined): void {
+  if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > 65535)) throw new UsageError(`--${name} must be a port number 0-65535`)
+}
+
+/** CLI flags as a config overlay (section keys are plugin names). */
+export function flagOverrides (a: RunArgs): Record<string, unknown> {
+  for (const k of ['port', 'dashboard-port', 'entropy-port', 'p2p-port'] as const) portOk(k, a[k])
+  const o: Record<string, unknown> = {}
+  if (a.network !== undefined) o.network = a.network
+  if (a['data-dir'] !== undefined) o.dataDir = a['data-dir']
+  if (a['log-level'] !== undefined) o.logLevel = a['log-level']
+  const section = (name: string, values: Record<string, unknown>): void => {
+    const defined = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
+    if (Object.keys(defined).length > 0) o[name] = defined
+  }
+  section('http', { host: a.host, port: a.port })
+  section('dashboard', { host: a['dashboard-host'], port: a['dashboard-port'] })
+  section('entropy-aggregator', { port: a['entropy-port'], url: a['entropy-url'] })
+  section('p2p', { port: a['p2p-port'], peers: a.peer !== undefined && a.peer.length > 0 ? a.peer : undefined })
+  if (a.mine === false) o.miner = { enabled: false }
+  return o
+}
+
+export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
+  const file = configFile(a.config)
+  const user: UserConfig = await loadConfigFile(file)
+  return resolveConfig(user, flagOverrides(a), path.dirname(file))
+}
+
+async function runNode (a: RunArgs): Promise<void> {
+  const config = await buildNodeConfig(a)
+  const logger = createLogger(config.logLevel)
+  const kernel = new Kernel(config, logger)
+  let stopping = false
+  const shutdown = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    const hard = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
+    hard.unref()
+    kernel.stop().then(() => { logger.flush?.(); process.exit(0) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  await kernel.boot()
+  await kernel.start()
+  logger.info({ network: config.network, dataDir: config.dataDir }, 'node running')
+}
+
+const runOptions = (y: Argv): Argv<RunArgs> => y
+  .option('config', { type: 'string', describe: 'node profile file (default ./ledger.config.ts)' })
+  .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], describe: 'chain parameters and genesis [default: testnet]' })
+  .option('data-dir', { type: 'string', describe: 'all node state [default: ~/.ledger/<network>]' })
+  .option('host', { type: 'string', describe: 'public server address: explorer, messenger, admin, playground [default: 127.0.0.1]' })
+  .option('port', { type: 'number', describe: 'public server port [default: 8081]' })
+  .option('dashboard-host', { type: 'string', describe: 'node-local dashboard address [default: 127.0.0.1]' })
+  .option('dashboard-port', { type: 'number', describe: 'dashboard port [default: 8080]' })
+  .option('entropy-port', { type: 'number', describe: 'built-in entropy aggregator port [default: 8420]' })
+  .option('entropy-url', { type: 'string', describe: 'use an external entropy source (SPEC 4.6 REST) instead of the built-in aggregator' })
+  .option('p2p-port', { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet]' })
+  .option('peer', { type: 'string', array: true, describe: 'bootstrap peer host:port or multiaddr (repeatable)' })
+  .option('mine', { type: 'boolean', describe: 'mine blocks; --no-mine runs a relay / explorer node [default: true]' })
+  .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' }) as Argv<RunArgs>
+
+export function buildCli (argv: string[]): Argv {
+  return yargs(argv)
+    .scriptName('ledger')
+    .usage('$0 <command> [options]')
+    .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
+    .command('entropy', 'run the entropy aggregator alone (same REST contract)', (y) => y
+      .option('port', { type: 'number', default: 8420, describe: 'listen port' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'listen address' })
+      .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet', describe: 'which trust list the sources must satisfy' })
+      .option('source', { type: 'string', array: true, describe: 'upstream sources (self-hosted, beacon-default, beacon-fastnet)' })
+      .option('min-quorum', { type: 'number', describe: 'sources that must answer before bytes are served' }),
+    async (a) => {
+      portOk('port', a.port)
+      const { runEntropyServer } = await import('../plugins/entropy-aggregator/standalone.ts')
+      await runEntropyServer({ host: a.host, port: a.port, network: a.network as NetworkName, sources: a.source, minQuorum: a['min-quorum'] })
+    })
+    .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
+      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http' })
+      .option('json', { type: 'string', describe: 'also write the results as JSON to this file' })
+      .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
+      .option('quick', { type: 'boolean', default: false, describe: 'tiny sizes (a smoke run, numbers meaningless)' }),
+    async (a) => {
+      const { runBench } = await import('../bench/index.ts')
+      await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, runs: a.runs, quick: a.quick })
+    })
+    .command('resync', 'drop chain data only; admin state and wallets are kept', (y) => y
+      .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet' })
+      .option('data-dir', { type: 'string', describe: 'node data dir [default: ~/.ledger/<network>]' }),
+    (a) => {
+      const dir = path.resolve(a['data-dir'] ?? defaultDataDir(a.network as NetworkName))
+      const chainDir = path.join(dir, 'chain')
+      if (!existsSync(chainDir)) { console.log(`nothing to do: ${chainDir} does not exist`); return }
+      rmSync(chainDir, { recursive: true, force: true })
+      console.log(`removed ${chainDir}; kept ${path.join(dir, 'admin')} and ${path.join(dir, 'wallets')}. The next 'ledger run' re-syncs the chain.`)
+    })
+    .command('keygen', 'write a new ML-DSA-87 wallet file', (y) => y
+      .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
+      .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' }),
+    (a) => {
+      const file = path.resolve(a.out)
+      if (existsSync(file) && !a.force) throw new UsageError(`${file} exists; pass --force to overwrite`)
+      const w = generateWallet()
+      writeWalletFile(file, w)
+      console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
+    })
+    .demandCommand(1, 'name a command: run, entropy, bench, resync or keygen')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .fail((msg, err) => {
+      if (err !== undefined && err !== null) throw err
+      throw new UsageError(msg)
+    })
+}
+
+export async function main (argv = hideBin(process.argv)): Promise<void> {
+  try {
+    await buildCli(argv).parseAsync()
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PluginLoadError) {
+      console.error(`ledger: ${err.message}`)
+      process.exit(2)
+    }
+    console.error(`ledger: ${(err as Error).message ?? String(err)}`)
+    if (process.env.LEDGER_DEBUG !== undefined) console.error(err)
+    process.exit(1)
+  }
+}
