@@ -8,15 +8,12 @@ import { pino } from 'pino'
 import { NETWORKS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Attestation, Block, Transaction } from '../../core/chain/types.ts'
-import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
-import { systemTransaction, signTransaction } from '../../core/chain/tx.ts'
+import { signTransaction } from '../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../core/chain/tx.ts'
-import { merkleRoot } from '../../core/chain/merkle.ts'
 import { encodeHeaderPrefix } from '../../core/chain/header.ts'
 import { commitmentOf, attestationMessage } from '../../core/chain/attestation.ts'
-import { BLOCK_VERSION } from '../../core/chain/genesis.ts'
-import { blockSubsidy } from '../../core/chain/apply.ts'
-import { bohmToCoinFloor, coinToBohm } from '../../core/chain/money.ts'
+import { assembleBlock } from '../../core/chain/template.ts'
+import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
 import { createHooks } from '../../core/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
@@ -82,33 +79,20 @@ export interface BlockOptions {
 }
 
 export function mineBlock (params: NetworkParams, parent: ParentRef, opts: BlockOptions = {}): Block {
-  const height = parent.height + 1
   const timestamp = opts.timestamp ?? parent.timestamp + 1
-  const miner = opts.miner ?? devWallet().address
-  const txs = opts.txs ?? []
-  const fees = txs.reduce((s, t) => s + coinToBohm(t.fee), 0n)
-  const subsidy = blockSubsidy(params, height, opts.supply ?? coinToBohm(2_000_000))
-  const coinbase = systemTransaction(params.chainId, {
-    sender: MINING_REWARD_SENDER, recipient: miner, amount: opts.coinbaseAmount ?? bohmToCoinFloor(subsidy + fees), fee: 0, timestamp, nonce: height, data: {}
-  })
   const attestation = opts.attestation === undefined ? makeAttestation(timestamp) : opts.attestation
-  const block: Block = {
-    version: BLOCK_VERSION,
-    height,
+  const { block } = assembleBlock(params, {
+    parent,
+    miner: opts.miner ?? devWallet().address,
+    transactions: opts.txs ?? [],
     timestamp,
-    previous_hash: parent.hash,
-    merkle_root: '',
     difficulty: opts.difficulty ?? params.initialDifficulty,
-    miner,
-    nonce: 0,
-    hash: '',
-    transactions: [coinbase, ...txs],
-    quantum_signature: attestation === null ? null : { qrng_attestation: attestation }
-  }
-  block.merkle_root = merkleRoot(block.transactions)
+    supply: opts.supply ?? coinToBohm(2_000_000),
+    attestation,
+    coinbaseAmount: opts.coinbaseAmount
+  })
   opts.tamper?.(block)
-  const core = getPowCore('js')
-  const result = core.search(encodeHeaderPrefix(block), 0, 1 << 24, block.difficulty)
+  const result = getPowCore('js').search(encodeHeaderPrefix(block), 0, 1 << 24, block.difficulty)
   if (!result.found || result.hash === null) throw new Error('no nonce found')
   block.nonce = result.nonce
   block.hash = Buffer.from(result.hash).toString('hex')

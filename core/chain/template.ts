@@ -1,0 +1,66 @@
+// Assembles a block template (everything but the nonce and hash) the way every miner must:
+// coinbase first claiming subsidy + fees, merkle root, attestation envelope. Shared by the
+// miner plugin and by tools that build chains (tests, benchmarks).
+import type { NetworkParams } from './params.ts'
+import type { Attestation, Block, Transaction } from './types.ts'
+import { MINING_REWARD_SENDER } from './types.ts'
+import { systemTransaction } from './tx.ts'
+import { merkleRoot } from './merkle.ts'
+import { encodeHeaderPrefix } from './header.ts'
+import { BLOCK_VERSION } from './genesis.ts'
+import { blockSubsidy } from './apply.ts'
+import { bohmToCoinFloor, coinToBohm } from './money.ts'
+
+export interface TemplateInput {
+  parent: { hash: string; height: number }
+  miner: string
+  transactions: Transaction[]
+  timestamp: number
+  difficulty: number
+  /** coin minted so far (caps the subsidy at max supply) */
+  supply: bigint
+  attestation: Attestation | null
+  /** override the coinbase amount (tests that break the coinbase rule) */
+  coinbaseAmount?: number
+}
+
+export interface BlockTemplate {
+  block: Block
+  /** header bytes without the nonce: what the proof-of-work search absorbs once */
+  prefix: Uint8Array
+}
+
+export function assembleBlock (params: NetworkParams, input: TemplateInput): BlockTemplate {
+  const height = input.parent.height + 1
+  const fees = input.transactions.reduce((sum, tx) => sum + coinToBohm(tx.fee), 0n)
+  const coinbase = systemTransaction(params.chainId, {
+    sender: MINING_REWARD_SENDER,
+    recipient: input.miner,
+    amount: input.coinbaseAmount ?? bohmToCoinFloor(blockSubsidy(params, height, input.supply) + fees),
+    fee: 0,
+    timestamp: input.timestamp,
+    nonce: height,
+    data: {}
+  })
+  const transactions = [coinbase, ...input.transactions]
+  const block: Block = {
+    version: BLOCK_VERSION,
+    height,
+    timestamp: input.timestamp,
+    previous_hash: input.parent.hash,
+    merkle_root: merkleRoot(transactions),
+    difficulty: input.difficulty,
+    miner: input.miner,
+    nonce: 0,
+    hash: '',
+    transactions,
+    quantum_signature: input.attestation === null ? null : { qrng_attestation: input.attestation }
+  }
+  return { block, prefix: encodeHeaderPrefix(block) }
+}
+
+/** Re-derives the merkle root and prefix after a template's fields were changed. */
+export function refreshTemplate (block: Block): BlockTemplate {
+  block.merkle_root = merkleRoot(block.transactions)
+  return { block, prefix: encodeHeaderPrefix(block) }
+}
