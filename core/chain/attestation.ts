@@ -73,3 +73,38 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
   }
   return env
 }
+
+export interface AttestationInput {
+  /** at least 64 bytes drawn from the source: the first 32 seed the header, the last 32 are the proof */
+  entropy: Uint8Array
+  source: string
+  device: string
+  proofType: string
+  health: Attestation['health']
+  /** ML-DSA-87 seed of the attestation key; the envelope then carries signature and public_key */
+  signerSeed?: Uint8Array
+}
+
+export const ATTESTATION_VERSION = 1
+
+export function buildAttestation (input: AttestationInput): Attestation {
+  if (input.entropy.length < 64) throw new RangeError('an attestation needs at least 64 bytes of entropy')
+  const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+  const proof = hex(input.entropy.subarray(input.entropy.length - 32))
+  const commitment = commitmentOf(proof)
+  const env: Attestation = {
+    version: ATTESTATION_VERSION,
+    entropy_seed: hex(input.entropy.subarray(0, 32)),
+    entropy_proof: proof,
+    commitment,
+    source: input.source,
+    device_id: input.device,
+    proof_type: input.proofType,
+    health: input.health
+  }
+  if (input.signerSeed !== undefined) {
+    env.public_key = hex(mldsa.keygen(input.signerSeed).publicKey)
+    env.signature = hex(mldsa.sign(input.signerSeed, attestationMessage(commitment)))
+  }
+  return env
+}

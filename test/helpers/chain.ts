@@ -11,14 +11,13 @@ import type { Attestation, Block, Transaction } from '../../core/chain/types.ts'
 import { signTransaction } from '../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../core/chain/tx.ts'
 import { encodeHeaderPrefix } from '../../core/chain/header.ts'
-import { commitmentOf, attestationMessage } from '../../core/chain/attestation.ts'
+import { buildAttestation } from '../../core/chain/attestation.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
 import { createHooks } from '../../core/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
-import { mldsa } from '../../core/crypto/mldsa.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
 import { Chain } from '../../plugins/chain/chain.ts'
 import { Mempool } from '../../plugins/chain/mempool.ts'
@@ -43,25 +42,14 @@ export interface AttestationOptions {
 }
 
 export function makeAttestation (timestamp: number, opts: AttestationOptions = {}): Attestation {
-  const bytes = crypto.randomBytes(64)
-  const proof = bytes.subarray(32).toString('hex')
-  const commitment = commitmentOf(proof)
-  const env: Attestation = {
-    version: 1,
-    entropy_seed: bytes.subarray(0, 32).toString('hex'),
-    entropy_proof: proof,
-    commitment,
+  return buildAttestation({
+    entropy: crypto.randomBytes(64),
     source: opts.source ?? 'self-hosted',
-    device_id: 'test-device',
-    proof_type: 'test',
-    health: { monobit_ratio: 0.5, fano_factor: 1.0, pool_size: 65536, timestamp, ...opts.health }
-  }
-  if (opts.signer !== undefined && opts.signer !== null) {
-    const kp = mldsa.keygen(opts.signer)
-    env.signature = Buffer.from(mldsa.sign(opts.signer, attestationMessage(commitment))).toString('hex')
-    env.public_key = Buffer.from(kp.publicKey).toString('hex')
-  }
-  return env
+    device: 'test-device',
+    proofType: 'test',
+    health: { monobit_ratio: 0.5, fano_factor: 1.0, pool_size: 65536, timestamp, ...opts.health },
+    signerSeed: opts.signer ?? undefined
+  })
 }
 
 export interface ParentRef { hash: string; height: number; timestamp: number }
