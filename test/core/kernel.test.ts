@@ -1,0 +1,108 @@
+import t from 'tap'
+import path from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { startTestNode } from '../helpers/node.ts'
+import { mineBlock, tmpDir, cleanup, silentLogger, testParams } from '../helpers/chain.ts'
+import { resolveConfig, ConfigError } from '../../core/config.ts'
+import { Kernel } from '../../core/kernel.ts'
+import { PluginLoadError } from '../../core/loader.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..')
+
+t.test('third-party plugin loaded by path subscribes to hooks and adds a service', async (t) => {
+  const node = await startTestNode({ plugins: ['storage', 'chain', { path: path.join(ROOT, 'examples/block-stats-plugin') }], config: { 'block-stats': { logEvery: 1 } } })
+  t.teardown(() => node.stop())
+  const chain = node.resolve('chain')
+  const tip = chain.tip()
+  await chain.processBlock(mineBlock(testParams(), { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }), 'test')
+  const stats = node.resolve('blockStats')
+  t.equal(stats.blocks, 1)
+  t.equal(stats.lastHeight, 1)
+  t.equal(stats.averageTxs(), 1)
+})
+
+async function bootError (plugins: Parameters<typeof startTestNode>[0]['plugins'], config = {}): Promise<Error> {
+  try {
+    const node = await startTestNode({ plugins, config })
+    await node.stop()
+  } catch (err) { return err as Error }
+  throw new Error('boot did not fail')
+}
+
+t.test('plugin loader errors name the plugin and the problem', async (t) => {
+  let err = await bootError(['chain'])
+  t.type(err, PluginLoadError)
+  t.match(err.message, "plugin 'chain' needs service 'chainDb', which no enabled plugin provides")
+  err = await bootError([{ name: 'storage', enabled: false }, 'chain'])
+  t.match(err.message, "plugin 'chain' needs service 'chainDb', provided by plugin 'storage', which is disabled")
+  err = await bootError(['no-such-plugin'])
+  t.match(err.message, "plugin 'no-such-plugin' not found")
+  err = await bootError(['storage', 'storage'])
+  t.match(err.message, "plugin 'storage' is listed twice")
+  err = await bootError(['Bad Name'])
+  t.match(err.message, "invalid plugin name 'Bad Name'")
+
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  const mk = (name: string, body: string): string => {
+    mkdirSync(path.join(dir, name), { recursive: true })
+    writeFileSync(path.join(dir, name, 'manifest.ts'), body)
+    return path.join(dir, name)
+  }
+  err = await bootError([{ path: mk('noexport', 'export const x = 1\n') }])
+  t.match(err.message, 'has no default-exported manifest')
+  err = await bootError([{ path: mk('liar', "export default { name: 'liar', description: '', provides: ['miner'], needs: [], register () {} }\n") }])
+  t.match(err.message, "plugin 'liar' declared service 'miner' but did not provide it")
+  err = await bootError([{ path: mk('broken', 'export default {{{\n') }])
+  t.match(err.message, "plugin '")
+  t.match(err.message, 'failed to load')
+  err = await bootError([
+    { path: mk('a', "export default { name: 'a', description: '', provides: ['peers'], needs: ['miner'], register (c) { c.provide('peers', {}) } }\n") },
+    { path: mk('b', "export default { name: 'b', description: '', provides: ['miner'], needs: ['peers'], register (c) { c.provide('miner', {}) } }\n") }
+  ])
+  t.match(err.message, 'plugin dependency cycle')
+  err = await bootError([{ path: mk('sneaky', "export default { name: 'sneaky', description: '', provides: [], needs: [], register (c) { c.resolve('chain') } }\n") }])
+  t.match(err.message, "plugin 'sneaky' resolves 'chain' without declaring it in manifest.needs")
+})
+
+t.test('config errors name the bad key', async (t) => {
+  const bad = (cfg: Record<string, unknown>): string => {
+    try { resolveConfig({ plugins: [], ...cfg }); return 'no error' } catch (err) { t.type(err, ConfigError); return (err as Error).message }
+  }
+  t.equal(bad({ network: 'moon' }), 'invalid config: "network" must be one of "testnet", "mainnet", "devnet"')
+  t.equal(bad({ cores: { sha3: 'gpu' } }), 'invalid config: "cores.sha3" must be one of "wasm", "js"')
+  t.equal(bad({ cores: { turbo: true } }), 'invalid config: unknown key "cores.turbo"')
+  t.equal(bad({ logLevel: 3 }), 'invalid config: "logLevel" must be string')
+  t.match(bad({ plugins: [{ enabled: true }] }), 'invalid config: "plugins.0"')
+
+  const err = await bootError(['storage', 'chain'], { chain: { mempoolCapacity: -1 } })
+  t.type(err, ConfigError)
+  t.equal(err.message, 'invalid config: "chain.mempoolCapacity" must be >= 1')
+  const err2 = await bootError(['storage', 'chain'], { chain: { colour: 'red' } })
+  t.equal(err2.message, 'invalid config: unknown key "chain.colour"')
+})
+
+t.test('plugins start in dependency order and close in reverse', async (t) => {
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  const events: string[] = []
+  const g = globalThis as unknown as { __events: string[] }
+  g.__events = events
+  const mk = (name: string, provides: string[], needs: string[]): string => {
+    mkdirSync(path.join(dir, name), { recursive: true })
+    writeFileSync(path.join(dir, name, 'manifest.ts'), `export default { name: '${name}', description: '', provides: ${JSON.stringify(provides)}, needs: ${JSON.stringify(needs)},
+      register (c) { globalThis.__events.push('register:${name}'); for (const p of ${JSON.stringify(provides)}) c.provide(p, {});
+        c.onStart(() => { globalThis.__events.push('start:${name}') }); c.onClose(() => { globalThis.__events.push('close:${name}') }) } }\n`)
+    return path.join(dir, name)
+  }
+  // listed consumer-first: the loader must still register the provider first
+  const config = resolveConfig({ network: 'devnet', logLevel: 'silent', dataDir: path.join(dir, 'data'), plugins: [{ path: mk('consumer', [], ['miner']) }, { path: mk('provider', ['miner'], []) }] })
+  const kernel = new Kernel(config, silentLogger, testParams())
+  await kernel.boot()
+  await kernel.start()
+  t.equal(kernel.status, 'running')
+  await kernel.stop()
+  await kernel.stop()
+  t.equal(kernel.status, 'stopped')
+  t.same(events, ['register:provider', 'register:consumer', 'start:provider', 'start:consumer', 'close:consumer', 'close:provider'])
+})
