@@ -17,97 +17,112 @@ const ROUND_CONSTANTS: usize = memory.data<u64>([
 
 /**
  * Keccak-f[1600] in place. The 25 lanes live in locals for all 24 rounds (one load and one
- * store per lane per call); each round is written out lane by lane, with rho and pi fused
- * into one step: b[y + 5*((2x+3y) mod 5)] = rotl(a[x + 5y] ^ d[x], r[x][y]).
+ * store per lane per call). Each loop pass is two rounds written out lane by lane, a -> e then
+ * e -> a, so no lane is copied between rounds:
+ * - theta: chi of the previous round already accumulated the column parities c0..c4;
+ * - rho and pi fused, one row of five at a time: b[y + 5((2x+3y) mod 5)] = rotl(a[x+5y] ^ d[x], r[x][y]);
+ * - chi on that row, then iota on lane 0.
+ * Lane complementing: lanes 1, 3, 8, 10, 11, 15, 18, 19, 23 and 24 are held inverted between
+ * load and store. Theta leaves that set alone (every column holds an even number of them) and
+ * chi maps it back onto itself using AND/OR forms with 7 NOTs per round instead of 25 (the set
+ * and the forms come from an exhaustive search over masks; the test vectors check them).
  */
 export function keccakF1600 (state: usize): void {
-  let a0 = load<u64>(state, 0); let a1 = load<u64>(state, 8); let a2 = load<u64>(state, 16)
-  let a3 = load<u64>(state, 24); let a4 = load<u64>(state, 32); let a5 = load<u64>(state, 40)
-  let a6 = load<u64>(state, 48); let a7 = load<u64>(state, 56); let a8 = load<u64>(state, 64)
-  let a9 = load<u64>(state, 72); let a10 = load<u64>(state, 80); let a11 = load<u64>(state, 88)
-  let a12 = load<u64>(state, 96); let a13 = load<u64>(state, 104); let a14 = load<u64>(state, 112)
-  let a15 = load<u64>(state, 120); let a16 = load<u64>(state, 128); let a17 = load<u64>(state, 136)
-  let a18 = load<u64>(state, 144); let a19 = load<u64>(state, 152); let a20 = load<u64>(state, 160)
-  let a21 = load<u64>(state, 168); let a22 = load<u64>(state, 176); let a23 = load<u64>(state, 184)
-  let a24 = load<u64>(state, 192)
+  let a0 = load<u64>(state, 0), a1 = ~load<u64>(state, 8), a2 = load<u64>(state, 16), a3 = ~load<u64>(state, 24)
+  let a4 = load<u64>(state, 32), a5 = load<u64>(state, 40), a6 = load<u64>(state, 48), a7 = load<u64>(state, 56)
+  let a8 = ~load<u64>(state, 64), a9 = load<u64>(state, 72), a10 = ~load<u64>(state, 80), a11 = ~load<u64>(state, 88)
+  let a12 = load<u64>(state, 96), a13 = load<u64>(state, 104), a14 = load<u64>(state, 112), a15 = ~load<u64>(state, 120)
+  let a16 = load<u64>(state, 128), a17 = load<u64>(state, 136), a18 = ~load<u64>(state, 144), a19 = ~load<u64>(state, 152)
+  let a20 = load<u64>(state, 160), a21 = load<u64>(state, 168), a22 = load<u64>(state, 176), a23 = ~load<u64>(state, 184)
+  let a24 = ~load<u64>(state, 192)
+  let e0: u64 = 0, e1: u64 = 0, e2: u64 = 0, e3: u64 = 0, e4: u64 = 0, e5: u64 = 0, e6: u64 = 0
+  let e7: u64 = 0, e8: u64 = 0, e9: u64 = 0, e10: u64 = 0, e11: u64 = 0, e12: u64 = 0, e13: u64 = 0
+  let e14: u64 = 0, e15: u64 = 0, e16: u64 = 0, e17: u64 = 0, e18: u64 = 0, e19: u64 = 0
+  let e20: u64 = 0, e21: u64 = 0, e22: u64 = 0, e23: u64 = 0, e24: u64 = 0
+  let b0: u64 = 0, b1: u64 = 0, b2: u64 = 0, b3: u64 = 0, b4: u64 = 0
+  let n0: u64 = 0, n1: u64 = 0, n4: u64 = 0
+  let d0: u64 = 0, d1: u64 = 0, d2: u64 = 0, d3: u64 = 0, d4: u64 = 0
+  let c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20, c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21, c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22
+  let c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23, c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24
 
-  for (let round: usize = 0; round < 24; round++) {
-    // theta: column parities, then each column's d from its neighbours
-    const c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20
-    const c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21
-    const c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22
-    const c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23
-    const c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24
-    const d0 = c4 ^ rotl<u64>(c1, 1)
-    const d1 = c0 ^ rotl<u64>(c2, 1)
-    const d2 = c1 ^ rotl<u64>(c3, 1)
-    const d3 = c2 ^ rotl<u64>(c4, 1)
-    const d4 = c3 ^ rotl<u64>(c0, 1)
-
-    // rho + pi
-    const b0 = a0 ^ d0
-    const b1 = rotl<u64>(a6 ^ d1, 44)
-    const b2 = rotl<u64>(a12 ^ d2, 43)
-    const b3 = rotl<u64>(a18 ^ d3, 21)
-    const b4 = rotl<u64>(a24 ^ d4, 14)
-    const b5 = rotl<u64>(a3 ^ d3, 28)
-    const b6 = rotl<u64>(a9 ^ d4, 20)
-    const b7 = rotl<u64>(a10 ^ d0, 3)
-    const b8 = rotl<u64>(a16 ^ d1, 45)
-    const b9 = rotl<u64>(a22 ^ d2, 61)
-    const b10 = rotl<u64>(a1 ^ d1, 1)
-    const b11 = rotl<u64>(a7 ^ d2, 6)
-    const b12 = rotl<u64>(a13 ^ d3, 25)
-    const b13 = rotl<u64>(a19 ^ d4, 8)
-    const b14 = rotl<u64>(a20 ^ d0, 18)
-    const b15 = rotl<u64>(a4 ^ d4, 27)
-    const b16 = rotl<u64>(a5 ^ d0, 36)
-    const b17 = rotl<u64>(a11 ^ d1, 10)
-    const b18 = rotl<u64>(a17 ^ d2, 15)
-    const b19 = rotl<u64>(a23 ^ d3, 56)
-    const b20 = rotl<u64>(a2 ^ d2, 62)
-    const b21 = rotl<u64>(a8 ^ d3, 55)
-    const b22 = rotl<u64>(a14 ^ d4, 39)
-    const b23 = rotl<u64>(a15 ^ d0, 41)
-    const b24 = rotl<u64>(a21 ^ d1, 2)
-
-    // chi (row by row) and iota
-    a0 = b0 ^ (~b1 & b2) ^ load<u64>(ROUND_CONSTANTS + (round << 3))
-    a1 = b1 ^ (~b2 & b3)
-    a2 = b2 ^ (~b3 & b4)
-    a3 = b3 ^ (~b4 & b0)
-    a4 = b4 ^ (~b0 & b1)
-    a5 = b5 ^ (~b6 & b7)
-    a6 = b6 ^ (~b7 & b8)
-    a7 = b7 ^ (~b8 & b9)
-    a8 = b8 ^ (~b9 & b5)
-    a9 = b9 ^ (~b5 & b6)
-    a10 = b10 ^ (~b11 & b12)
-    a11 = b11 ^ (~b12 & b13)
-    a12 = b12 ^ (~b13 & b14)
-    a13 = b13 ^ (~b14 & b10)
-    a14 = b14 ^ (~b10 & b11)
-    a15 = b15 ^ (~b16 & b17)
-    a16 = b16 ^ (~b17 & b18)
-    a17 = b17 ^ (~b18 & b19)
-    a18 = b18 ^ (~b19 & b15)
-    a19 = b19 ^ (~b15 & b16)
-    a20 = b20 ^ (~b21 & b22)
-    a21 = b21 ^ (~b22 & b23)
-    a22 = b22 ^ (~b23 & b24)
-    a23 = b23 ^ (~b24 & b20)
-    a24 = b24 ^ (~b20 & b21)
+  for (let round: usize = 0; round < 24; round += 2) {
+    const rcEven = load<u64>(ROUND_CONSTANTS + (round << 3))
+    const rcOdd = load<u64>(ROUND_CONSTANTS + (round << 3), 8)
+    // even round: a -> e
+    d0 = c4 ^ rotl<u64>(c1, 1); d1 = c0 ^ rotl<u64>(c2, 1); d2 = c1 ^ rotl<u64>(c3, 1)
+    d3 = c2 ^ rotl<u64>(c4, 1); d4 = c3 ^ rotl<u64>(c0, 1)
+    b0 = a0 ^ d0; b1 = rotl<u64>(a6 ^ d1, 44); b2 = rotl<u64>(a12 ^ d2, 43)
+    b3 = rotl<u64>(a18 ^ d3, 21); b4 = rotl<u64>(a24 ^ d4, 14)
+    n1 = ~b1; n4 = ~b4
+    e0 = b0 ^ (n1 & b2) ^ rcEven; e1 = b1 ^ (b2 | b3); e2 = b2 ^ (b3 & n4)
+    e3 = b3 ^ (b4 & b0); e4 = b4 ^ (b0 | n1)
+    c0 = e0; c1 = e1; c2 = e2; c3 = e3; c4 = e4
+    b0 = rotl<u64>(a3 ^ d3, 28); b1 = rotl<u64>(a9 ^ d4, 20); b2 = rotl<u64>(a10 ^ d0, 3)
+    b3 = rotl<u64>(a16 ^ d1, 45); b4 = rotl<u64>(a22 ^ d2, 61)
+    n4 = ~b4
+    e5 = b0 ^ (b1 | b2); e6 = b1 ^ (b2 & b3); e7 = b2 ^ (b3 | n4)
+    e8 = b3 ^ (b4 | b0); e9 = b4 ^ (b0 & b1)
+    c0 ^= e5; c1 ^= e6; c2 ^= e7; c3 ^= e8; c4 ^= e9
+    b0 = rotl<u64>(a1 ^ d1, 1); b1 = rotl<u64>(a7 ^ d2, 6); b2 = rotl<u64>(a13 ^ d3, 25)
+    b3 = rotl<u64>(a19 ^ d4, 8); b4 = rotl<u64>(a20 ^ d0, 18)
+    n1 = ~b1
+    e10 = b0 ^ (n1 & b2); e11 = b1 ^ (b2 | b3); e12 = b2 ^ (b3 & b4)
+    e13 = b3 ^ (b4 | b0); e14 = b4 ^ (b0 & b1)
+    c0 ^= e10; c1 ^= e11; c2 ^= e12; c3 ^= e13; c4 ^= e14
+    b0 = rotl<u64>(a4 ^ d4, 27); b1 = rotl<u64>(a5 ^ d0, 36); b2 = rotl<u64>(a11 ^ d1, 10)
+    b3 = rotl<u64>(a17 ^ d2, 15); b4 = rotl<u64>(a23 ^ d3, 56)
+    n0 = ~b0
+    e15 = b0 ^ (b1 | b2); e16 = b1 ^ (b2 & b3); e17 = b2 ^ (b3 | b4)
+    e18 = ~(b3 ^ (b4 & b0)); e19 = b4 ^ (n0 & b1)
+    c0 ^= e15; c1 ^= e16; c2 ^= e17; c3 ^= e18; c4 ^= e19
+    b0 = rotl<u64>(a2 ^ d2, 62); b1 = rotl<u64>(a8 ^ d3, 55); b2 = rotl<u64>(a14 ^ d4, 39)
+    b3 = rotl<u64>(a15 ^ d0, 41); b4 = rotl<u64>(a21 ^ d1, 2)
+    n4 = ~b4
+    e20 = b0 ^ (b1 & b2); e21 = b1 ^ (b2 | b3); e22 = b2 ^ (b3 & b4)
+    e23 = b3 ^ (n4 & b0); e24 = b4 ^ (b0 | b1)
+    c0 ^= e20; c1 ^= e21; c2 ^= e22; c3 ^= e23; c4 ^= e24
+    // odd round: e -> a
+    d0 = c4 ^ rotl<u64>(c1, 1); d1 = c0 ^ rotl<u64>(c2, 1); d2 = c1 ^ rotl<u64>(c3, 1)
+    d3 = c2 ^ rotl<u64>(c4, 1); d4 = c3 ^ rotl<u64>(c0, 1)
+    b0 = e0 ^ d0; b1 = rotl<u64>(e6 ^ d1, 44); b2 = rotl<u64>(e12 ^ d2, 43)
+    b3 = rotl<u64>(e18 ^ d3, 21); b4 = rotl<u64>(e24 ^ d4, 14)
+    n1 = ~b1; n4 = ~b4
+    a0 = b0 ^ (n1 & b2) ^ rcOdd; a1 = b1 ^ (b2 | b3); a2 = b2 ^ (b3 & n4)
+    a3 = b3 ^ (b4 & b0); a4 = b4 ^ (b0 | n1)
+    c0 = a0; c1 = a1; c2 = a2; c3 = a3; c4 = a4
+    b0 = rotl<u64>(e3 ^ d3, 28); b1 = rotl<u64>(e9 ^ d4, 20); b2 = rotl<u64>(e10 ^ d0, 3)
+    b3 = rotl<u64>(e16 ^ d1, 45); b4 = rotl<u64>(e22 ^ d2, 61)
+    n4 = ~b4
+    a5 = b0 ^ (b1 | b2); a6 = b1 ^ (b2 & b3); a7 = b2 ^ (b3 | n4)
+    a8 = b3 ^ (b4 | b0); a9 = b4 ^ (b0 & b1)
+    c0 ^= a5; c1 ^= a6; c2 ^= a7; c3 ^= a8; c4 ^= a9
+    b0 = rotl<u64>(e1 ^ d1, 1); b1 = rotl<u64>(e7 ^ d2, 6); b2 = rotl<u64>(e13 ^ d3, 25)
+    b3 = rotl<u64>(e19 ^ d4, 8); b4 = rotl<u64>(e20 ^ d0, 18)
+    n1 = ~b1
+    a10 = b0 ^ (n1 & b2); a11 = b1 ^ (b2 | b3); a12 = b2 ^ (b3 & b4)
+    a13 = b3 ^ (b4 | b0); a14 = b4 ^ (b0 & b1)
+    c0 ^= a10; c1 ^= a11; c2 ^= a12; c3 ^= a13; c4 ^= a14
+    b0 = rotl<u64>(e4 ^ d4, 27); b1 = rotl<u64>(e5 ^ d0, 36); b2 = rotl<u64>(e11 ^ d1, 10)
+    b3 = rotl<u64>(e17 ^ d2, 15); b4 = rotl<u64>(e23 ^ d3, 56)
+    n0 = ~b0
+    a15 = b0 ^ (b1 | b2); a16 = b1 ^ (b2 & b3); a17 = b2 ^ (b3 | b4)
+    a18 = ~(b3 ^ (b4 & b0)); a19 = b4 ^ (n0 & b1)
+    c0 ^= a15; c1 ^= a16; c2 ^= a17; c3 ^= a18; c4 ^= a19
+    b0 = rotl<u64>(e2 ^ d2, 62); b1 = rotl<u64>(e8 ^ d3, 55); b2 = rotl<u64>(e14 ^ d4, 39)
+    b3 = rotl<u64>(e15 ^ d0, 41); b4 = rotl<u64>(e21 ^ d1, 2)
+    n4 = ~b4
+    a20 = b0 ^ (b1 & b2); a21 = b1 ^ (b2 | b3); a22 = b2 ^ (b3 & b4)
+    a23 = b3 ^ (n4 & b0); a24 = b4 ^ (b0 | b1)
+    c0 ^= a20; c1 ^= a21; c2 ^= a22; c3 ^= a23; c4 ^= a24
   }
 
-  store<u64>(state, a0, 0); store<u64>(state, a1, 8); store<u64>(state, a2, 16)
-  store<u64>(state, a3, 24); store<u64>(state, a4, 32); store<u64>(state, a5, 40)
-  store<u64>(state, a6, 48); store<u64>(state, a7, 56); store<u64>(state, a8, 64)
-  store<u64>(state, a9, 72); store<u64>(state, a10, 80); store<u64>(state, a11, 88)
-  store<u64>(state, a12, 96); store<u64>(state, a13, 104); store<u64>(state, a14, 112)
-  store<u64>(state, a15, 120); store<u64>(state, a16, 128); store<u64>(state, a17, 136)
-  store<u64>(state, a18, 144); store<u64>(state, a19, 152); store<u64>(state, a20, 160)
-  store<u64>(state, a21, 168); store<u64>(state, a22, 176); store<u64>(state, a23, 184)
-  store<u64>(state, a24, 192)
+  store<u64>(state, a0, 0); store<u64>(state, ~a1, 8); store<u64>(state, a2, 16); store<u64>(state, ~a3, 24)
+  store<u64>(state, a4, 32); store<u64>(state, a5, 40); store<u64>(state, a6, 48); store<u64>(state, a7, 56)
+  store<u64>(state, ~a8, 64); store<u64>(state, a9, 72); store<u64>(state, ~a10, 80); store<u64>(state, ~a11, 88)
+  store<u64>(state, a12, 96); store<u64>(state, a13, 104); store<u64>(state, a14, 112); store<u64>(state, ~a15, 120)
+  store<u64>(state, a16, 128); store<u64>(state, a17, 136); store<u64>(state, ~a18, 144); store<u64>(state, ~a19, 152)
+  store<u64>(state, a20, 160); store<u64>(state, a21, 168); store<u64>(state, a22, 176); store<u64>(state, ~a23, 184)
+  store<u64>(state, ~a24, 192)
 }
 
 /** Zeroes the state (a fresh sponge). */
