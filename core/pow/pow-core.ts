@@ -1,10 +1,10 @@
 // Proof-of-work core interface. The header's 8-byte big-endian nonce is its LAST field
 // (DESIGN 3) so a core can absorb the fixed prefix once per template (midstate) and run
-// only the final Keccak-f permutation per nonce.
-// NOTE: temporary full-hash implementation; the WASM core and the JS midstate twin replace
-// it behind this same API.
-import { sha3_512 } from '../crypto/sha3.ts'
+// only the final Keccak-f permutation per nonce. Two cores implement it: the AssemblyScript
+// one (pow-wasm.ts, default) and its JS twin (pow-js.ts); both find the same nonces.
 import type { CoreKind } from '../crypto/sha3.ts'
+import { jsPowCore } from './pow-js.ts'
+import { wasmPowCore } from './pow-wasm.ts'
 
 export interface PowSearchResult {
   found: boolean
@@ -21,30 +21,20 @@ export interface PowCore {
   search(prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult
 }
 
-/** True when the hash has at least `difficulty` leading zero hex digits. */
+/**
+ * True when the hash has at least `difficulty` leading zero hex digits. Difficulty 0 (or less)
+ * is always met; more digits than the hash has never are.
+ */
 export function meetsDifficulty (hash: Uint8Array, difficulty: number): boolean {
+  if (difficulty > hash.length * 2) return false
   const fullBytes = difficulty >> 1
   for (let i = 0; i < fullBytes; i++) if (hash[i] !== 0) return false
-  return (difficulty & 1) === 0 || (hash[fullBytes] as number) < 0x10
+  return (difficulty & 1) === 0 || hash[fullBytes]! < 0x10
 }
 
-function withNonce (prefix: Uint8Array, nonce: number): Uint8Array {
-  const out = new Uint8Array(prefix.length + 8)
-  out.set(prefix)
-  new DataView(out.buffer).setBigUint64(prefix.length, BigInt(nonce))
-  return out
+/** The core of that kind; the WASM one loads wasm/build/pow.wasm on first use. */
+export function getPowCore (kind: CoreKind): PowCore {
+  if (kind === 'wasm') return wasmPowCore
+  if (kind === 'js') return jsPowCore
+  throw new RangeError(`unknown PoW core "${String(kind)}" (expected wasm or js)`)
 }
-
-const placeholder: PowCore = {
-  kind: 'js',
-  hashHeader: (prefix, nonce) => sha3_512(withNonce(prefix, nonce)),
-  search (prefix, start, count, difficulty) {
-    for (let n = start; n < start + count; n++) {
-      const hash = sha3_512(withNonce(prefix, n))
-      if (meetsDifficulty(hash, difficulty)) return { found: true, nonce: n, hash, tried: n - start + 1 }
-    }
-    return { found: false, nonce: start + count, hash: null, tried: count }
-  }
-}
-
-export function getPowCore (_kind: CoreKind): PowCore { return placeholder }

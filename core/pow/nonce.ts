@@ -1,0 +1,23 @@
+// Argument rules shared by both PoW cores. Nonces are JS numbers: integers in [0, 2^53), so
+// they convert exactly to the header's uint64 and back.
+
+/** Bytes of the header's nonce field (uint64 big-endian, the header's last field). */
+export const NONCE_BYTES = 8
+/** Bytes of a SHA3-512 digest: the block hash. */
+export const HASH_BYTES = 64
+
+export function checkNonce (nonce: number): void {
+  if (!Number.isSafeInteger(nonce) || nonce < 0) {
+    throw new RangeError(`nonce must be an integer in [0, 2^53), got ${nonce}`)
+  }
+}
+
+export function checkSearch (start: number, count: number, difficulty: number): void {
+  checkNonce(start)
+  if (!Number.isSafeInteger(count) || count < 0 || start + count > 2 ** 53) {
+    throw new RangeError(`count must be an integer >= 0 with start + count <= 2^53, got start ${start}, count ${count}`)
+  }
+  if (!Number.isInteger(difficulty) || difficulty < 0) {
+    throw new RangeError(`difficulty must be an integer >= 0, got ${difficulty}`)
+  }
+}

@@ -1,0 +1,50 @@
+// One PoW worker thread (run by worker-pool.ts). A search claims nonce chunks from a shared
+// counter, so the pool's workers cover disjoint ranges without coordinating, and checks the
+// shared stop flag between chunks; chunks are sized to take about CHUNK_TARGET_MS, which is
+// how quickly an abort is noticed.
+import { parentPort, workerData } from 'node:worker_threads'
+import { getPowCore } from './pow-core.ts'
+import type { CoreKind } from '../crypto/sha3.ts'
+import type { WorkerReply, WorkerSearch, WorkerSetup } from './worker-pool.ts'
+
+const CHUNK_TARGET_MS = 3
+const MIN_CHUNK = 1 << 10
+const MAX_CHUNK = 1 << 16
+const NONCE_LIMIT = 2 ** 53
+
+const setup = workerData as WorkerSetup
+const core = getPowCore(setup.core as CoreKind)
+const triedTotal = new BigInt64Array(setup.tried)
+let chunk = MIN_CHUNK // carried across searches: it tracks this thread's hash rate
+
+function post (reply: WorkerReply): void { parentPort!.postMessage(reply) }
+
+function run (job: WorkerSearch): void {
+  const stop = new Int32Array(job.control, 0, 1)
+  const nextOffset = new BigInt64Array(job.control, 8, 1)
+  while (Atomics.load(stop, 0) === 0) {
+    const from = job.startNonce + Number(Atomics.add(nextOffset, 0, BigInt(chunk)))
+    if (from >= NONCE_LIMIT) break
+    const count = Math.min(chunk, NONCE_LIMIT - from)
+    const started = performance.now()
+    const result = core.search(job.prefix, from, count, job.difficulty)
+    Atomics.add(triedTotal, 0, BigInt(result.tried))
+    if (result.found) {
+      Atomics.store(stop, 0, 1)
+      post({ type: 'found', id: job.id, nonce: result.nonce, hash: result.hash! })
+      return
+    }
+    const elapsed = performance.now() - started
+    const scaled = elapsed > 0 ? Math.round(count * CHUNK_TARGET_MS / elapsed) : MAX_CHUNK
+    chunk = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, scaled))
+  }
+  post({ type: 'done', id: job.id })
+}
+
+parentPort!.on('message', (job: WorkerSearch) => {
+  try {
+    run(job)
+  } catch (err) {
+    post({ type: 'error', id: job.id, message: err instanceof Error ? err.message : String(err) })
+  }
+})

@@ -1,0 +1,180 @@
+// Multi-threaded nonce search: `threads` worker_threads, each running a PoW core (wasm or
+// js) over chunks of nonces it claims from a shared counter. The main thread only posts the
+// job and waits for a message, so it is never blocked. Stopping (abort, a newer search,
+// close) sets a shared flag that every worker checks between chunks of a few milliseconds.
+import { Worker } from 'node:worker_threads'
+import type { CoreKind } from '../crypto/sha3.ts'
+import { checkNonce } from './nonce.ts'
+
+export interface PowWorkerPoolOptions {
+  threads: number
+  core: CoreKind
+}
+
+export interface PoolSearchRequest {
+  /** The header without its trailing 8-byte nonce. */
+  prefix: Uint8Array
+  difficulty: number
+  /** First nonce to try (default 0); the pool covers startNonce upwards. */
+  startNonce?: number
+  signal?: AbortSignal
+}
+
+export interface PoolSearchResult {
+  nonce: number
+  hash: Uint8Array
+  /** Hashes the pool had counted for this search when the nonce came back. */
+  tried: number
+}
+
+// Messages between the pool and pow-worker.ts.
+export interface WorkerSetup { core: CoreKind; tried: SharedArrayBuffer }
+export interface WorkerSearch {
+  id: number
+  prefix: Uint8Array
+  difficulty: number
+  startNonce: number
+  // Int32 stop flag at byte 0, BigInt64 next nonce offset to claim at byte 8
+  control: SharedArrayBuffer
+}
+export type WorkerReply =
+  | { type: 'found'; id: number; nonce: number; hash: Uint8Array }
+  | { type: 'done'; id: number }
+  | { type: 'error'; id: number; message: string }
+
+interface ActiveSearch {
+  id: number
+  stop: Int32Array
+  doneWorkers: number
+  triedAtStart: number
+  resolve: (result: PoolSearchResult | null) => void
+  reject: (err: Error) => void
+  detachSignal: () => void
+}
+
+const workerUrl = new URL('./pow-worker.ts', import.meta.url)
+
+export class PowWorkerPool {
+  readonly threads: number
+  readonly core: CoreKind
+  readonly #workers: Worker[]
+  readonly #tried = new BigInt64Array(new SharedArrayBuffer(8))
+  #active: ActiveSearch | null = null
+  #nextId = 1
+  #closed = false
+  #failure: Error | null = null
+  // rate of the latest search: hashes and milliseconds, frozen when it ends
+  #rateStart = { at: 0, tried: 0 }
+  #rateEnd: { at: number; tried: number } | null = null
+
+  constructor (options: PowWorkerPoolOptions) {
+    if (!Number.isInteger(options.threads) || options.threads < 1) {
+      throw new RangeError(`threads must be an integer >= 1, got ${options.threads}`)
+    }
+    if (options.core !== 'wasm' && options.core !== 'js') {
+      throw new RangeError(`core must be wasm or js, got ${String(options.core)}`)
+    }
+    this.threads = options.threads
+    this.core = options.core
+    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer }
+    this.#workers = Array.from({ length: options.threads }, () => this.#spawn(setup))
+  }
+
+  /** Hashes computed by all workers since the pool started. */
+  get hashesTried (): number { return Number(Atomics.load(this.#tried, 0)) }
+
+  /** Hashes per second of the running search, or of the last one once it has ended. */
+  get hashRate (): number {
+    const end = this.#rateEnd ?? { at: performance.now(), tried: this.hashesTried }
+    const ms = end.at - this.#rateStart.at
+    return ms > 0 ? (end.tried - this.#rateStart.tried) * 1000 / ms : 0
+  }
+
+  /**
+   * Finds a nonce whose SHA3-512(prefix ‖ nonce) has `difficulty` leading zero hex digits.
+   * Resolves null when the signal aborts (at once; workers stop within a chunk), when a newer
+   * search replaces this one, when the pool closes, or when the nonce space is exhausted.
+   */
+  search (request: PoolSearchRequest): Promise<PoolSearchResult | null> {
+    const startNonce = request.startNonce ?? 0
+    checkNonce(startNonce)
+    if (!Number.isInteger(request.difficulty) || request.difficulty < 0) {
+      return Promise.reject(new RangeError(`difficulty must be an integer >= 0, got ${request.difficulty}`))
+    }
+    if (this.#failure !== null) return Promise.reject(this.#failure)
+    if (this.#closed || request.signal?.aborted === true) return Promise.resolve(null)
+    this.#finish(null)
+
+    const control = new SharedArrayBuffer(16)
+    const id = this.#nextId++
+    const { promise, resolve, reject } = Promise.withResolvers<PoolSearchResult | null>()
+    const onAbort = (): void => { if (this.#active?.id === id) this.#finish(null) }
+    request.signal?.addEventListener('abort', onAbort, { once: true })
+    this.#active = {
+      id,
+      stop: new Int32Array(control, 0, 1),
+      doneWorkers: 0,
+      triedAtStart: this.hashesTried,
+      resolve,
+      reject,
+      detachSignal: () => request.signal?.removeEventListener('abort', onAbort)
+    }
+    this.#rateStart = { at: performance.now(), tried: this.hashesTried }
+    this.#rateEnd = null
+    const job: WorkerSearch = { id, prefix: request.prefix, difficulty: request.difficulty, startNonce, control }
+    for (const worker of this.#workers) {
+      worker.ref()
+      worker.postMessage(job)
+    }
+    return promise
+  }
+
+  /** Stops any search (it resolves null) and terminates the workers. */
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.#finish(null)
+    await Promise.all(this.#workers.map(async (worker) => await worker.terminate()))
+  }
+
+  #spawn (setup: WorkerSetup): Worker {
+    const worker = new Worker(workerUrl, { workerData: setup })
+    worker.unref() // an idle pool does not keep the process alive
+    worker.on('message', (reply: WorkerReply) => { this.#onReply(reply) })
+    worker.on('error', (err: Error) => { this.#fail(err) })
+    worker.on('exit', (code) => {
+      if (!this.#closed) this.#fail(new Error(`PoW worker exited unexpectedly (code ${code})`))
+    })
+    return worker
+  }
+
+  #onReply (reply: WorkerReply): void {
+    const active = this.#active
+    if (active === null || reply.id !== active.id) return // a stopped search's late reply
+    if (reply.type === 'found') {
+      this.#finish({ nonce: reply.nonce, hash: reply.hash, tried: this.hashesTried - active.triedAtStart })
+    } else if (reply.type === 'error') {
+      this.#finish(new Error(`PoW worker failed: ${reply.message}`))
+    } else if (++active.doneWorkers === this.threads) {
+      this.#finish(null) // every worker ran off the end of the nonce space
+    }
+  }
+
+  #fail (err: Error): void {
+    this.#failure ??= err
+    this.#finish(err)
+  }
+
+  /** Ends the active search, if any, with a result, null, or an error. */
+  #finish (outcome: PoolSearchResult | null | Error): void {
+    const active = this.#active
+    if (active === null) return
+    this.#active = null
+    Atomics.store(active.stop, 0, 1)
+    active.detachSignal()
+    this.#rateEnd = { at: performance.now(), tried: this.hashesTried }
+    for (const worker of this.#workers) worker.unref()
+    if (outcome instanceof Error) active.reject(outcome)
+    else active.resolve(outcome)
+  }
+}
