@@ -14,7 +14,8 @@ export function checkNonce (nonce: number): void {
 
 export function checkSearch (start: number, count: number, difficulty: number): void {
   checkNonce(start)
-  if (!Number.isSafeInteger(count) || count < 0 || start + count > 2 ** 53) {
+  // compared as 2^53 - start, which is exact, where start + count may round
+  if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** 53 - start) {
     throw new RangeError(`count must be an integer >= 0 with start + count <= 2^53, got start ${start}, count ${count}`)
   }
   if (!Number.isInteger(difficulty) || difficulty < 0) {

@@ -4,7 +4,7 @@
 // close) sets a shared flag that every worker checks between chunks of a few milliseconds.
 import { Worker } from 'node:worker_threads'
 import type { CoreKind } from '../crypto/sha3.ts'
-import { checkNonce } from './nonce.ts'
+import { checkSearch } from './nonce.ts'
 
 export interface PowWorkerPoolOptions {
   threads: number
@@ -97,9 +97,10 @@ export class PowWorkerPool {
    */
   search (request: PoolSearchRequest): Promise<PoolSearchResult | null> {
     const startNonce = request.startNonce ?? 0
-    checkNonce(startNonce)
-    if (!Number.isInteger(request.difficulty) || request.difficulty < 0) {
-      return Promise.reject(new RangeError(`difficulty must be an integer >= 0, got ${request.difficulty}`))
+    try {
+      checkSearch(startNonce, 0, request.difficulty)
+    } catch (err) {
+      return Promise.reject(err as RangeError)
     }
     if (this.#failure !== null) return Promise.reject(this.#failure)
     if (this.#closed || request.signal?.aborted === true) return Promise.resolve(null)

@@ -1,0 +1,118 @@
+import crypto from 'node:crypto'
+import t from 'tap'
+import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import type { PowCore } from '../../../core/pow/pow-core.ts'
+import { sha3_512 } from '../../../core/crypto/sha3.ts'
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+const cores: PowCore[] = [getPowCore('wasm'), getPowCore('js')]
+
+function header (prefix: Uint8Array, nonce: number): Buffer {
+  const out = Buffer.alloc(prefix.length + 8)
+  out.set(prefix)
+  out.writeBigUInt64BE(BigInt(nonce), prefix.length)
+  return out
+}
+
+// 264 is the node's header prefix (tail 48: one block per nonce); tails 64..71 need two
+// blocks; 0 and 72 leave an empty tail
+const prefixLengths = [0, 1, 47, 48, 63, 64, 65, 70, 71, 72, 73, 136, 200, 264, 300, 1000]
+const edgeNonces = [0, 1, 255, 256, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 12345, 2 ** 53 - 1]
+
+t.test('getPowCore returns each kind and refuses others', async (t) => {
+  t.equal(getPowCore('wasm').kind, 'wasm')
+  t.equal(getPowCore('js').kind, 'js')
+  t.throws(() => getPowCore('gpu' as 'js'), RangeError)
+})
+
+t.test('hashHeader is SHA3-512(prefix ‖ nonce as uint64 big-endian)', async (t) => {
+  for (const length of prefixLengths) {
+    const prefix = crypto.randomBytes(length)
+    for (const nonce of edgeNonces) {
+      const expected = crypto.hash('sha3-512', header(prefix, nonce))
+      t.equal(hex(sha3_512(header(prefix, nonce))), expected, `facade, prefix ${length}, nonce ${nonce}`)
+      for (const core of cores) t.equal(hex(core.hashHeader(prefix, nonce)), expected, `${core.kind}, prefix ${length}, nonce ${nonce}`)
+    }
+  }
+})
+
+t.test('both cores find the same first nonce, and it is the first', async (t) => {
+  for (const length of prefixLengths) {
+    const prefix = crypto.randomBytes(length)
+    const difficulty = length === 264 ? 4 : 3
+    const start = length * 1000 + 2 ** 32 - 3000 // some searches cross a 2^32 carry
+    const [wasm, js] = cores.map((core) => core.search(prefix, start, 1 << 20, difficulty))
+    t.ok(wasm!.found && js!.found, `prefix ${length}: both found`)
+    t.equal(wasm!.nonce, js!.nonce, `prefix ${length}: same nonce`)
+    t.equal(wasm!.tried, wasm!.nonce - start + 1, `prefix ${length}: tried counts up to the winner`)
+    t.equal(js!.tried, wasm!.tried)
+    t.equal(hex(wasm!.hash!), crypto.hash('sha3-512', header(prefix, wasm!.nonce)), `prefix ${length}: wasm hash`)
+    t.equal(hex(js!.hash!), hex(wasm!.hash!), `prefix ${length}: js hash`)
+    t.ok(meetsDifficulty(wasm!.hash!, difficulty))
+    let earlier = 0
+    for (let n = start; n < wasm!.nonce; n++) {
+      if (meetsDifficulty(cores[0]!.hashHeader(prefix, n), difficulty)) earlier++
+    }
+    t.equal(earlier, 0, `prefix ${length}: no earlier nonce meets difficulty ${difficulty}`)
+  }
+})
+
+t.test('a search that finds nothing reports where to go on', async (t) => {
+  const prefix = crypto.randomBytes(264)
+  for (const core of cores) {
+    t.same(core.search(prefix, 500, 300, 40), { found: false, nonce: 800, hash: null, tried: 300 }, core.kind)
+    t.same(core.search(prefix, 7, 0, 1), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.kind}, count 0`)
+    t.same(core.search(prefix, 0, 50, 129), { found: false, nonce: 50, hash: null, tried: 50 }, `${core.kind}, more digits than a hash has`)
+    const easy = core.search(prefix, 9, 5, 0)
+    t.equal(easy.found && easy.nonce, 9, `${core.kind}, difficulty 0 takes the first nonce`)
+  }
+})
+
+t.test('the midstate follows the prefix, even one changed in place', async (t) => {
+  const a = crypto.randomBytes(264)
+  const b = Buffer.from(a)
+  b[10] ^= 1 // same length, one whole block differs
+  const c = Buffer.from(a)
+  c[263] ^= 1 // only the tail differs
+  for (const core of cores) {
+    for (const prefix of [a, b, c, a, c]) {
+      t.equal(hex(core.hashHeader(prefix, 42)), crypto.hash('sha3-512', header(prefix, 42)), `${core.kind}`)
+    }
+    const mutable = Buffer.from(a)
+    core.hashHeader(mutable, 1)
+    mutable[0] ^= 0xff
+    t.equal(hex(core.hashHeader(mutable, 1)), crypto.hash('sha3-512', header(mutable, 1)), `${core.kind}: caller mutated the prefix`)
+    const big = crypto.randomBytes(150_000) // longer than the WASM core's input buffer
+    t.equal(hex(core.hashHeader(big, 3)), crypto.hash('sha3-512', header(big, 3)), `${core.kind}: 150 kB prefix`)
+  }
+})
+
+t.test('bad arguments are refused', async (t) => {
+  const prefix = new Uint8Array(264)
+  for (const core of cores) {
+    for (const nonce of [-1, 1.5, 2 ** 53, Number.NaN]) t.throws(() => core.hashHeader(prefix, nonce), RangeError, `${core.kind} nonce ${nonce}`)
+    t.throws(() => core.search(prefix, 2 ** 53 - 10, 11, 1), RangeError, `${core.kind}: range past 2^53`)
+    t.throws(() => core.search(prefix, 0, -1, 1), RangeError)
+    t.throws(() => core.search(prefix, 0, 10, -1), RangeError)
+    t.throws(() => core.search(prefix, 0, 10, 2.5), RangeError)
+    const last = core.search(prefix, 2 ** 53 - 10, 10, 0)
+    t.equal(last.nonce, 2 ** 53 - 10, `${core.kind}: the top of the range is searchable`)
+  }
+})
+
+t.test('meetsDifficulty counts leading zero hex digits', async (t) => {
+  const hash = (...bytes: number[]): Uint8Array => { const h = new Uint8Array(64).fill(0xff); h.set(bytes); return h }
+  t.ok(meetsDifficulty(hash(0xff), 0), 'difficulty 0 always')
+  t.ok(meetsDifficulty(hash(0x0f), 1), '0x0f: one zero digit')
+  t.notOk(meetsDifficulty(hash(0x0f), 2))
+  t.notOk(meetsDifficulty(hash(0x10), 1), '0x10: none')
+  t.ok(meetsDifficulty(hash(0x00, 0x0f), 3), 'odd: half of the next byte')
+  t.notOk(meetsDifficulty(hash(0x00, 0x10), 3))
+  t.ok(meetsDifficulty(hash(0x00, 0x00), 4), 'even: whole bytes')
+  t.notOk(meetsDifficulty(hash(0x00, 0x01), 4))
+  t.notOk(meetsDifficulty(hash(0x01, 0x00), 4), 'a non-zero digit before zeros')
+  const zero = new Uint8Array(64)
+  t.ok(meetsDifficulty(zero, 128), 'all 128 digits')
+  t.notOk(meetsDifficulty(zero, 129), 'more digits than the hash has')
+  t.notOk(meetsDifficulty(zero, 130))
+})

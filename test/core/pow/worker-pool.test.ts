@@ -1,0 +1,102 @@
+import crypto from 'node:crypto'
+import t from 'tap'
+import { PowWorkerPool } from '../../../core/pow/worker-pool.ts'
+import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+
+// every wait in this file is bounded: a hung pool fails the test instead of stalling the run
+async function within<T> (promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => { reject(new Error(`${what} did not settle within ${ms} ms`)) }, ms)
+  })
+  try { return await Promise.race([promise, timeout]) } finally { clearTimeout(timer) }
+}
+async function until (condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`)
+    await pause(50)
+  }
+}
+const pause = async (ms: number): Promise<void> => await new Promise((resolve) => setTimeout(resolve, ms))
+const IMPOSSIBLE = 40 // leading zero digits no search here will reach
+
+for (const core of ['wasm', 'js'] as const) {
+  t.test(`${core} pool finds a valid nonce`, async (t) => {
+    const pool = new PowWorkerPool({ threads: 2, core })
+    t.teardown(async () => { await pool.close() })
+    const prefix = crypto.randomBytes(264)
+    const result = await within(pool.search({ prefix, difficulty: 3, startNonce: 1_000_000 }), 20_000, 'search')
+    t.ok(result !== null)
+    t.ok(result!.nonce >= 1_000_000, 'at or after startNonce')
+    t.ok(meetsDifficulty(result!.hash, 3))
+    t.same(result!.hash, getPowCore('js').hashHeader(prefix, result!.nonce), 'hash is SHA3-512 of prefix ‖ nonce')
+    t.ok(result!.tried >= 1)
+    t.ok(pool.hashesTried >= result!.tried)
+    t.ok(pool.hashRate > 0)
+  })
+}
+
+t.test('abort resolves null and the workers stop', async (t) => {
+  const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
+  t.teardown(async () => { await pool.close() })
+  const controller = new AbortController()
+  const search = pool.search({ prefix: crypto.randomBytes(264), difficulty: IMPOSSIBLE, signal: controller.signal })
+  await until(() => pool.hashesTried > 0, 20_000, 'hashing')
+  controller.abort()
+  t.equal(await within(search, 1000, 'aborted search'), null)
+  // a chunk already in flight may still finish; after that the count must stand still
+  let last = -1
+  await until(() => { const now = pool.hashesTried; const still = now === last; last = now; return still }, 20_000, 'hashing to stop')
+  await pause(200)
+  t.equal(pool.hashesTried, last, 'no hashing after the abort')
+  const rate = pool.hashRate
+  await pause(50)
+  t.equal(pool.hashRate, rate, 'the rate of an ended search is frozen')
+})
+
+t.test('an already aborted signal resolves null at once', async (t) => {
+  const pool = new PowWorkerPool({ threads: 1, core: 'js' })
+  t.teardown(async () => { await pool.close() })
+  t.equal(await pool.search({ prefix: new Uint8Array(10), difficulty: 1, signal: AbortSignal.abort() }), null)
+})
+
+t.test('a newer search replaces the running one', async (t) => {
+  const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
+  t.teardown(async () => { await pool.close() })
+  const first = pool.search({ prefix: crypto.randomBytes(264), difficulty: IMPOSSIBLE })
+  await pause(50)
+  const prefix = crypto.randomBytes(264)
+  const second = pool.search({ prefix, difficulty: 2 })
+  t.equal(await within(first, 1000, 'replaced search'), null)
+  const result = await within(second, 20_000, 'new search')
+  t.ok(result !== null && meetsDifficulty(result.hash, 2))
+  t.same(result!.hash, getPowCore('wasm').hashHeader(prefix, result!.nonce))
+})
+
+t.test('running off the end of the nonce space resolves null', async (t) => {
+  const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
+  t.teardown(async () => { await pool.close() })
+  const result = await within(pool.search({ prefix: new Uint8Array(264), difficulty: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 }), 20_000, 'exhausted search')
+  t.equal(result, null)
+})
+
+t.test('close stops a running search and the pool', async (t) => {
+  const pool = new PowWorkerPool({ threads: 2, core: 'js' })
+  const running = pool.search({ prefix: crypto.randomBytes(100), difficulty: IMPOSSIBLE })
+  await pause(50)
+  await within(pool.close(), 5000, 'close')
+  t.equal(await within(running, 1000, 'search on a closed pool'), null)
+  t.equal(await pool.search({ prefix: new Uint8Array(1), difficulty: 1 }), null, 'a closed pool finds nothing')
+  await within(pool.close(), 1000, 'second close')
+})
+
+t.test('bad options and requests are refused', async (t) => {
+  t.throws(() => new PowWorkerPool({ threads: 0, core: 'wasm' }), RangeError)
+  t.throws(() => new PowWorkerPool({ threads: 1, core: 'gpu' as 'js' }), RangeError)
+  const pool = new PowWorkerPool({ threads: 1, core: 'js' })
+  t.teardown(async () => { await pool.close() })
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: 1, startNonce: -1 }), RangeError)
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: 1, startNonce: 2 ** 53 }), RangeError)
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: -1 }), RangeError)
+})
