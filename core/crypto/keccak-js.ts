@@ -137,14 +137,14 @@ export function xorBytes (s: Int32Array, data: Uint8Array, offset: number, lengt
   let i = 0
   for (let w = 0; i + 4 <= length; i += 4, w++) {
     const p = offset + i
-    s[w] ^= data[p]! | data[p + 1]! << 8 | data[p + 2]! << 16 | data[p + 3]! << 24
+    s[w] = s[w]! ^ (data[p]! | data[p + 1]! << 8 | data[p + 2]! << 16 | data[p + 3]! << 24)
   }
-  for (; i < length; i++) s[i >> 2] ^= data[offset + i]! << ((i & 3) << 3)
+  for (; i < length; i++) s[i >> 2] = s[i >> 2]! ^ (data[offset + i]! << ((i & 3) << 3))
 }
 
 /** XORs one byte into the state at byte offset `at`. */
 export function xorByte (s: Int32Array, at: number, value: number): void {
-  s[at >> 2] ^= value << ((at & 3) << 3)
+  s[at >> 2] = s[at >> 2]! ^ (value << ((at & 3) << 3))
 }
 
 /** SHA-3 padding (domain bits 01, then pad10*1) after `messageBytes` bytes of the last block. */

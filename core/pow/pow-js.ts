@@ -50,8 +50,8 @@ function hashNonce (m: Midstate, hi: number, lo: number): void {
   if (m.oneBlock) {
     if ((tail & 3) === 0) {
       // word-aligned (the node's 264-byte header prefix is): the nonce is two whole words
-      work[tail >> 2] ^= bswap32(hi)
-      work[(tail >> 2) + 1] ^= bswap32(lo)
+      work[tail >> 2] = work[tail >> 2]! ^ bswap32(hi)
+      work[(tail >> 2) + 1] = work[(tail >> 2) + 1]! ^ bswap32(lo)
     } else {
       for (let i = 0; i < NONCE_BYTES; i++) xorByte(work, tail + i, nonceByte(hi, lo, i))
     }

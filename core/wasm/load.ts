@@ -23,7 +23,7 @@ function compiledModule (name: string): WebAssembly.Module {
   let mod = modules.get(name)
   if (mod === undefined) {
     const path = wasmCorePath(name)
-    let bytes: Buffer
+    let bytes: Buffer<ArrayBuffer>
     try {
       bytes = readFileSync(path)
     } catch (err) {
