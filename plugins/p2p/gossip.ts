@@ -1,0 +1,160 @@
+// Gossip of new blocks and transactions over gossipsub. A message is relayed only after it
+// passed the same door a local one does (chain.processBlock / mempool.add): the topic
+// validator answers accept (relay), ignore (drop quietly) or reject (drop and penalize).
+import type { Logger } from 'pino'
+import type { GossipSub, Message } from '@libp2p/gossipsub'
+import { TopicValidatorResult } from '@libp2p/gossipsub'
+import type { PeerId } from '@libp2p/interface'
+import type { ChainService } from '../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import { checkBlockFormat } from '../../core/chain/validate.ts'
+import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import { decodeJson, encodeJson, WireError } from './protocol.ts'
+import type { Topics } from './protocol.ts'
+import { PENALTY } from './misbehaviour.ts'
+
+export interface GossipOptions {
+  pubsub: GossipSub
+  topics: Topics
+  chain: ChainService
+  mempool: MempoolService | undefined
+  logger: Logger
+  penalize(peerId: string, points: number, reason: string): void
+  /** a relayed block was stored: the peer has at least this chain */
+  onPeerBlock(peerId: string, block: Block, work: bigint): void
+  /** a relayed block does not connect to anything we have: fetch its ancestors */
+  onOrphan(peerId: string, block: Block): void
+}
+
+// Block errors an honest peer can cause: its clock, our reorg depth limit, a race.
+const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
+// Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
+// mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
+const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
+
+/** Remembers recent block hashes that came from peers (a bounded insertion-ordered set). */
+export class RecentSet {
+  readonly #max: number
+  readonly #set = new Set<string>()
+  constructor (max: number) { this.#max = max }
+  add (v: string): void {
+    this.#set.delete(v)
+    this.#set.add(v)
+    if (this.#set.size > this.#max) this.#set.delete(this.#set.values().next().value as string)
+  }
+
+  has (v: string): boolean { return this.#set.has(v) }
+}
+
+export class Gossip {
+  readonly #o: GossipOptions
+  readonly fromPeers = new RecentSet(4096)
+  /** true while mempool.add runs for a gossiped transaction (its txAdmitted must not re-publish) */
+  #admittingFromPeer = false
+  #running = false
+
+  constructor (o: GossipOptions) { this.#o = o }
+
+  start (): void {
+    const { pubsub, topics } = this.#o
+    pubsub.topicValidators.set(topics.blocks, async (peer, msg) => await this.#validateBlock(peer, msg))
+    pubsub.subscribe(topics.blocks)
+    if (this.#o.mempool !== undefined) {
+      pubsub.topicValidators.set(topics.txs, (peer, msg) => this.#validateTx(peer, msg))
+      pubsub.subscribe(topics.txs)
+    }
+    this.#running = true
+  }
+
+  stop (): void { this.#running = false }
+
+  /** A block this node produced or was handed locally: announce it. */
+  announceBlock (block: Block): void {
+    if (!this.#running || this.fromPeers.has(block.hash)) return
+    this.#publish(this.#o.topics.blocks, block)
+  }
+
+  /** A transaction admitted locally (API, wallet, reorg return): announce it. */
+  announceTx (tx: Transaction): void {
+    if (!this.#running || this.#admittingFromPeer || this.#o.mempool === undefined) return
+    this.#publish(this.#o.topics.txs, tx)
+  }
+
+  #publish (topic: string, value: unknown): void {
+    this.#o.pubsub.publish(topic, encodeJson(value)).catch((err: unknown) => {
+      this.#o.logger.debug({ topic, err: (err as Error).message }, 'gossip publish failed')
+    })
+  }
+
+  #decode (peerId: string, msg: Message, what: string): unknown {
+    try {
+      return decodeJson(msg.data)
+    } catch (err) {
+      if (!(err instanceof WireError)) throw err
+      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is not JSON`)
+      return undefined
+    }
+  }
+
+  #reject (peerId: string, points: number, reason: string): TopicValidatorResult {
+    this.#o.logger.warn({ peer: peerId, reason }, 'rejected gossip from peer')
+    this.#o.penalize(peerId, points, reason)
+    return TopicValidatorResult.Reject
+  }
+
+  async #validateBlock (peer: PeerId, msg: Message): Promise<TopicValidatorResult> {
+    const peerId = peer.toString()
+    const value = this.#decode(peerId, msg, 'block')
+    if (value === undefined) return TopicValidatorResult.Reject
+    try {
+      checkBlockFormat(value)
+    } catch (err) {
+      return this.#reject(peerId, PENALTY.malformed, `gossiped block: ${(err as Error).message}`)
+    }
+    const block: Block = value
+    const { chain } = this.#o
+    if (chain.getBlockMeta(block.hash)?.status === 'main') return TopicValidatorResult.Ignore
+    this.fromPeers.add(block.hash)
+    try {
+      await chain.processBlock(block, 'peer')
+    } catch (err) {
+      if (err instanceof BlockError) {
+        if (err.code === BlockErrorCode.PARENT_UNKNOWN) {
+          this.#o.onOrphan(peerId, block)
+          return TopicValidatorResult.Ignore
+        }
+        if (BENIGN_BLOCK_ERRORS.has(err.code)) return TopicValidatorResult.Ignore
+        return this.#reject(peerId, PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
+      }
+      this.#o.logger.error({ err, hash: block.hash }, 'processing a gossiped block failed')
+      return TopicValidatorResult.Ignore
+    }
+    const meta = chain.getBlockMeta(block.hash)
+    if (meta !== undefined) this.#o.onPeerBlock(peerId, block, BigInt(meta.work))
+    return TopicValidatorResult.Accept
+  }
+
+  #validateTx (peer: PeerId, msg: Message): TopicValidatorResult {
+    const peerId = peer.toString()
+    const mempool = this.#o.mempool
+    if (mempool === undefined) return TopicValidatorResult.Ignore
+    const value = this.#decode(peerId, msg, 'transaction')
+    if (value === undefined) return TopicValidatorResult.Reject
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.#reject(peerId, PENALTY.malformed, 'gossiped transaction is not an object')
+    this.#admittingFromPeer = true
+    try {
+      mempool.add(value as Transaction)
+      return TopicValidatorResult.Accept
+    } catch (err) {
+      if (err instanceof TxError) {
+        return HOSTILE_TX_ERRORS.has(err.code) ? this.#reject(peerId, PENALTY.invalidTx, `invalid transaction: ${err.code} ${err.message}`) : TopicValidatorResult.Ignore
+      }
+      // mempool.add reports every fault of the input as a TxError: anything else is ours
+      this.#o.logger.error({ err }, 'admitting a gossiped transaction failed')
+      return TopicValidatorResult.Ignore
+    } finally {
+      this.#admittingFromPeer = false
+    }
+  }
+}

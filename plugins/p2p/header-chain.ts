@@ -1,0 +1,58 @@
+// Header-first sync checks every header a peer sends before any body is requested: it must
+// hash to its proof-of-work, extend its parent (height, time), carry the difficulty the
+// schedule demands there, and not lie in the future. Bodies later go through processBlock,
+// which checks all of this again along with everything else.
+import type { NetworkParams } from '../../core/chain/params.ts'
+import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { meetsDifficulty } from '../../core/pow/pow-core.ts'
+import type { WireHeader } from './header-codec.ts'
+
+/** What the checks need to know of a header's ancestors (local blocks or headers already checked). */
+export interface HeaderNode {
+  hash: string
+  height: number
+  timestamp: number
+  previous_hash: string
+  difficulty: number
+  work: bigint
+}
+
+export type HeaderLookup = (hash: string) => HeaderNode | undefined
+
+export class HeaderError extends Error {}
+
+/**
+ * Checks a batch (oldest first). The first header's parent must be known to `lookup`; each
+ * later header must extend the one before it. Returns the batch with cumulative work.
+ */
+export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHeader[], lookup: HeaderLookup, now: number): HeaderNode[] {
+  const out: HeaderNode[] = []
+  const local = new Map<string, HeaderNode>()
+  const find = (hash: string): HeaderNode | undefined => local.get(hash) ?? lookup(hash)
+  for (const [i, h] of batch.entries()) {
+    const parent = i === 0 ? lookup(h.previous_hash) : out[i - 1]
+    if (parent === undefined) throw new HeaderError(`header ${h.height} does not connect to a known block`)
+    if (h.previous_hash !== parent.hash) throw new HeaderError(`header ${h.height} does not extend the header before it`)
+    if (h.height !== parent.height + 1) throw new HeaderError(`header height ${h.height} after parent ${parent.height}`)
+    if (!(h.timestamp > parent.timestamp)) throw new HeaderError(`header ${h.height} is not later than its parent`)
+    if (h.timestamp > now + params.maxFutureDrift) throw new HeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
+    const expected = nextDifficulty(params, h.height, parent.difficulty, () => intervalTimestamps(parent, params.difficultyInterval, find))
+    if (h.difficulty !== expected) throw new HeaderError(`header ${h.height} has difficulty ${h.difficulty}, the schedule demands ${expected}`)
+    if (!meetsDifficulty(h.hashBytes, h.difficulty)) throw new HeaderError(`header ${h.height} hash does not meet its difficulty`)
+    const node: HeaderNode = { hash: h.hash, height: h.height, timestamp: h.timestamp, previous_hash: h.previous_hash, difficulty: h.difficulty, work: parent.work + blockWork(h.difficulty) }
+    out.push(node)
+    local.set(node.hash, node)
+  }
+  return out
+}
+
+/** Timestamps of the `count` blocks ending at `last`, oldest first (what nextDifficulty reads). */
+function intervalTimestamps (last: HeaderNode, count: number, find: HeaderLookup): number[] {
+  const ts: number[] = []
+  let cur: HeaderNode | undefined = last
+  while (cur !== undefined && ts.length < count) {
+    ts.unshift(cur.timestamp)
+    cur = cur.height === 0 ? undefined : find(cur.previous_hash)
+  }
+  return ts
+}

@@ -1,0 +1,55 @@
+// Headers travel as the exact 272 bytes the proof-of-work hashes (core/chain/header.ts), so a
+// receiver checks a header's hash and work from the bytes themselves, with no body and no
+// attestation envelope (which can be several kilobytes) on the wire.
+import { encodeHeaderPrefix, HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
+import type { Block } from '../../core/chain/types.ts'
+import { getPowCore } from '../../core/pow/pow-core.ts'
+import type { CoreKind } from '../../core/crypto/sha3.ts'
+import { WireError } from './protocol.ts'
+
+/** The fields of a header that sync checks before it asks for bodies. */
+export interface WireHeader {
+  hash: string
+  height: number
+  timestamp: number
+  previous_hash: string
+  difficulty: number
+  /** SHA3-512 of the header bytes, kept raw for the leading-zero check */
+  hashBytes: Uint8Array
+}
+
+// Offsets of the fixed layout written by encodeHeaderPrefix.
+const HEIGHT = 4
+const TIMESTAMP = 12
+const PREVIOUS_HASH = 20
+const DIFFICULTY = 148
+
+export function encodeHeader (block: Block): Uint8Array {
+  const out = new Uint8Array(HEADER_BYTES)
+  out.set(encodeHeaderPrefix(block))
+  new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(block.nonce))
+  return out
+}
+
+export function encodeHeaderHex (block: Block): string {
+  return Buffer.from(encodeHeader(block)).toString('hex')
+}
+
+/** Parses one header and hashes it; throws WireError when it is not 272 bytes of hex. */
+export function decodeHeaderHex (hex: string, powCore: CoreKind): WireHeader {
+  if (hex.length !== HEADER_BYTES * 2 || !/^[0-9a-f]*$/.test(hex)) throw new WireError(`a header is ${HEADER_BYTES} bytes of lowercase hex`)
+  const bytes = new Uint8Array(Buffer.from(hex, 'hex'))
+  const view = new DataView(bytes.buffer)
+  const nonce = view.getBigUint64(HEADER_PREFIX_BYTES)
+  const height = view.getBigUint64(HEIGHT)
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER) || height > BigInt(Number.MAX_SAFE_INTEGER)) throw new WireError('header height or nonce out of range')
+  const hashBytes = getPowCore(powCore).hashHeader(bytes.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))
+  return {
+    hash: Buffer.from(hashBytes).toString('hex'),
+    height: Number(height),
+    timestamp: view.getFloat64(TIMESTAMP),
+    previous_hash: Buffer.from(bytes.subarray(PREVIOUS_HASH, PREVIOUS_HASH + 64)).toString('hex'),
+    difficulty: view.getUint32(DIFFICULTY),
+    hashBytes
+  }
+}

@@ -1,0 +1,58 @@
+// The libp2p stack of a ledger node: TCP, noise, yamux, identify and gossipsub, with a
+// connection gater that keeps banned peers out.
+import { createLibp2p } from 'libp2p'
+import type { Libp2p, PeerId, PrivateKey } from '@libp2p/interface'
+import { tcp } from '@libp2p/tcp'
+import { noise } from '@chainsafe/libp2p-noise'
+import { yamux } from '@chainsafe/libp2p-yamux'
+import { identify } from '@libp2p/identify'
+import type { Identify } from '@libp2p/identify'
+import { gossipsub } from '@libp2p/gossipsub'
+import type { GossipSub, Message } from '@libp2p/gossipsub'
+import { sha3_256 } from '../../core/crypto/sha3.ts'
+import { LIMITS } from './protocol.ts'
+
+export type LedgerLibp2p = Libp2p<{ identify: Identify; pubsub: GossipSub }>
+
+export interface Libp2pNodeOptions {
+  privateKey: PrivateKey
+  /** listen multiaddrs, e.g. /ip4/0.0.0.0/tcp/18333 */
+  listen: string[]
+  maxConnections: number
+  isBanned(peerId: string): boolean
+}
+
+// Content-addressed message ids: the same block or transaction published by two nodes is one
+// message, so gossipsub's duplicate filter also stops re-announcements.
+const contentId = (msg: Message): Uint8Array => sha3_256(Buffer.concat([Buffer.from(msg.topic), Buffer.from([0]), msg.data]))
+
+export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLibp2p> {
+  const banned = (peer: PeerId): boolean => o.isBanned(peer.toString())
+  return await createLibp2p({
+    privateKey: o.privateKey,
+    addresses: { listen: o.listen },
+    transports: [tcp()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    connectionManager: { maxConnections: o.maxConnections },
+    // A node busy connecting a batch of blocks may answer a ping late; liveness is judged by
+    // our own status requests instead, which drop a peer that stops answering.
+    connectionMonitor: { abortConnectionOnPingFailure: false },
+    connectionGater: {
+      denyDialPeer: banned,
+      denyInboundEncryptedConnection: banned,
+      denyOutboundEncryptedConnection: banned
+    },
+    services: {
+      identify: identify(),
+      pubsub: gossipsub({
+        allowPublishToZeroTopicPeers: true,
+        ignoreDuplicatePublishError: true,
+        emitSelf: false,
+        fallbackToFloodsub: false,
+        msgIdFn: contentId,
+        maxInboundDataLength: LIMITS.maxGossipBytes + 64 * 1024
+      })
+    }
+  })
+}

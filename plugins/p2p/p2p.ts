@@ -1,0 +1,297 @@
+// The `peers` service: a libp2p node that handshakes with peers of the same chain, gossips
+// blocks and transactions, serves and runs header-first sync, and drops peers that misbehave.
+import path from 'node:path'
+import { isIP } from 'node:net'
+import type { Logger } from 'pino'
+import type { PeerId } from '@libp2p/interface'
+import type { Hooks } from '../../core/hooks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { ChainService } from '../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { PeerInfo, PeerService, SyncState } from '../../core/services.ts'
+import { loadOrCreateIdentity } from './identity.ts'
+import { createLibp2pNode } from './libp2p-node.ts'
+import type { LedgerLibp2p } from './libp2p-node.ts'
+import { hostPort, parsePeerAddress } from './address.ts'
+import { Misbehaviour, PENALTY } from './misbehaviour.ts'
+import type { Ban } from './misbehaviour.ts'
+import { PeerTable } from './peer-table.ts'
+import { ReqRespClient, registerHandlers, RequestTimeoutError } from './reqresp.ts'
+import { blocksByHash, headersAfter, ourStatus } from './chain-server.ts'
+import { Gossip } from './gossip.ts'
+import { Syncer } from './sync.ts'
+import { Redialer } from './redialer.ts'
+import { topics, WireError } from './protocol.ts'
+import type { StatusMessage } from './protocol.ts'
+
+export interface P2pSettings {
+  host: string
+  port: number
+  /** bootstrap peers: host:port or multiaddrs */
+  peers: string[]
+  maxPeers: number
+  banSeconds: number
+  statusIntervalMs: number
+  requestTimeoutMs: number
+  progressIntervalMs: number
+  redialIntervalMs: number
+}
+
+export interface P2pOptions extends P2pSettings {
+  params: NetworkParams
+  chain: ChainService
+  mempool: MempoolService | undefined
+  hooks: Hooks
+  logger: Logger
+  dataDir: string
+  powCore: CoreKind
+  version: string
+  signal: AbortSignal
+}
+
+export const BANS_FILE = 'p2p-bans.json'
+/** how long before redialing a bootstrap peer that turned out to serve another chain */
+const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
+
+export class P2p implements PeerService {
+  readonly #o: P2pOptions
+  readonly table = new PeerTable()
+  readonly misbehaviour: Misbehaviour
+  readonly #bootstrap
+  readonly #abort = new AbortController()
+  #node: LedgerLibp2p | null = null
+  #client: ReqRespClient | null = null
+  #gossip: Gossip | null = null
+  #syncer: Syncer | null = null
+  #redialer: Redialer | null = null
+  #statusTimer: NodeJS.Timeout | null = null
+  readonly #handshaking = new Set<string>()
+  readonly #refreshing = new Set<string>()
+
+  constructor (o: P2pOptions) {
+    this.#o = o
+    if (isIP(o.host) === 0) throw new Error(`p2p.host must be an IP address (got '${o.host}')`)
+    this.#bootstrap = o.peers.map(parsePeerAddress)
+    this.misbehaviour = new Misbehaviour({
+      file: path.join(o.dataDir, BANS_FILE),
+      banSeconds: o.banSeconds,
+      onBan: (peerId, reason) => { this.#onBan(peerId, reason) }
+    })
+    o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
+    // Taps are registered once, here; they do nothing until the node runs.
+    o.hooks.blockConnected.tap('p2p', ({ block, reorg, syncing }) => { if (!reorg && !syncing) this.#gossip?.announceBlock(block) })
+    o.hooks.txAdmitted.tap('p2p', (tx) => { this.#gossip?.announceTx(tx) })
+  }
+
+  // ---- PeerService
+
+  peers (): PeerInfo[] { return this.table.list() }
+
+  syncState (): SyncState {
+    if (this.table.size === 0) return 'idle'
+    return this.#syncer?.active === true ? 'syncing' : 'synced'
+  }
+
+  // ---- extras for the operator surfaces and tests
+
+  get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
+  /** the multiaddrs peers can dial, each ending in /p2p/<peer id> */
+  listenAddresses (): string[] { return this.#node?.getMultiaddrs().map(String) ?? [] }
+  /** the TCP port actually bound (differs from the setting when it is 0) */
+  listenPort (): number | null {
+    const ma = this.#node?.getMultiaddrs()[0]
+    const port = ma?.getComponents().find((c) => c.name === 'tcp')?.value
+    return port === undefined ? null : Number(port)
+  }
+
+  bans (): Ban[] { return this.misbehaviour.bans() }
+  score (peerId: string): number { return this.misbehaviour.score(peerId) }
+  /** resolves when no sync round is running */
+  async syncIdle (): Promise<void> { await this.#syncer?.idle() }
+
+  /** Dials an address now (host:port or multiaddr); resolves once connected. */
+  async connect (address: string): Promise<string> {
+    if (this.#node === null) throw new Error('p2p node is not running')
+    const conn = await this.#node.dial(parsePeerAddress(address), { signal: AbortSignal.timeout(this.#o.requestTimeoutMs) })
+    return conn.remotePeer.toString()
+  }
+
+  async disconnect (peerId: string): Promise<void> {
+    const node = this.#node
+    if (node === null) return
+    const peer = node.getPeers().find((p) => p.toString() === peerId)
+    if (peer !== undefined) await node.hangUp(peer)
+  }
+
+  // ---- lifecycle
+
+  async start (): Promise<void> {
+    const o = this.#o
+    const identity = await loadOrCreateIdentity(o.dataDir)
+    if (identity.created) o.logger.info({ file: identity.file }, 'created a new peer identity')
+    const ip = isIP(o.host) === 6 ? 'ip6' : 'ip4'
+    const node = await createLibp2pNode({
+      privateKey: identity.privateKey,
+      listen: [`/${ip}/${o.host}/tcp/${o.port}`],
+      maxConnections: o.maxPeers,
+      isBanned: (id) => this.misbehaviour.isBanned(id)
+    })
+    this.#node = node
+    const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
+    this.#client = client
+    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs }, {
+      status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
+      headers: async (req) => await headersAfter(o.chain, req),
+      blocks: (req) => blocksByHash(o.chain, req),
+      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) }
+    })
+    const syncer = new Syncer({
+      params: o.params,
+      chain: o.chain,
+      powCore: o.powCore,
+      logger: o.logger,
+      table: this.table,
+      client,
+      penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+      markReceived: (hash) => { this.#gossip?.fromPeers.add(hash) },
+      signal: this.#abort.signal,
+      progressIntervalMs: o.progressIntervalMs
+    })
+    this.#syncer = syncer
+    const gossip = new Gossip({
+      pubsub: node.services.pubsub,
+      topics: topics(o.params),
+      chain: o.chain,
+      mempool: o.mempool,
+      logger: o.logger,
+      penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+      onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onOrphan: (peerId) => { void this.#refresh(peerId) }
+    })
+    this.#gossip = gossip
+    node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
+    node.addEventListener('peer:disconnect', (e) => { this.#onDisconnect(e.detail.toString()) })
+    await node.start()
+    gossip.start()
+    o.logger.info({ peerId: node.peerId.toString(), addresses: this.listenAddresses() }, 'p2p listening')
+
+    this.#redialer = new Redialer({ node, addrs: this.#bootstrap, logger: o.logger, intervalMs: o.redialIntervalMs, maxBackoffMs: 60_000 })
+    this.#redialer.start()
+    this.#statusTimer = setInterval(() => { this.#pollStatus() }, o.statusIntervalMs)
+    this.#statusTimer.unref()
+  }
+
+  async stop (): Promise<void> {
+    this.#abort.abort()
+    this.#redialer?.stop()
+    if (this.#statusTimer !== null) clearInterval(this.#statusTimer)
+    this.#gossip?.stop()
+    await this.#node?.stop()
+    await this.#syncer?.idle()
+  }
+
+  // ---- peers
+
+  penalize (peerId: string, points: number, reason: string): void {
+    const banned = this.misbehaviour.penalize(peerId, points, reason)
+    if (!banned) this.#o.logger.debug({ peer: peerId, points, score: this.misbehaviour.score(peerId), reason }, 'peer penalized')
+  }
+
+  #onBan (peerId: string, reason: string): void {
+    this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
+    this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
+    void this.disconnect(peerId).catch(() => undefined)
+  }
+
+  #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
+
+  /** Why a peer's status rules it out of this network, or null when it is one of ours. */
+  #incompatible (s: StatusMessage): string | null {
+    if (s.chain_id !== this.#o.params.chainId) return `chain id ${s.chain_id}, ours ${this.#o.params.chainId}`
+    if (s.genesis_hash !== this.#o.chain.genesisHash()) return 'different genesis block'
+    return null
+  }
+
+  #onStatusRequest (remote: StatusMessage, peerId: string): StatusMessage {
+    if (this.#incompatible(remote) === null) {
+      this.table.noteStatus(peerId, remote)
+      if (this.table.has(peerId)) this.#syncer?.trigger()
+    }
+    // An incompatible peer still gets our status, so it learns why and hangs up itself.
+    return this.#status()
+  }
+
+  async #handshake (peer: PeerId): Promise<void> {
+    const id = peer.toString()
+    const node = this.#node
+    const client = this.#client
+    if (node === null || client === null || this.table.has(id) || this.#handshaking.has(id)) return
+    this.#handshaking.add(id)
+    try {
+      const remote = await client.status(id, this.#status())
+      const why = this.#incompatible(remote)
+      if (why !== null) {
+        this.#o.logger.info({ peer: id, reason: why }, 'peer is on another chain; disconnecting')
+        this.#redialer?.holdOff(id, OTHER_NETWORK_HOLDOFF_MS)
+        await node.hangUp(peer)
+        return
+      }
+      const conn = node.getConnections(peer).find((c) => c.status === 'open')
+      if (conn === undefined || this.table.has(id)) return
+      const address = hostPort(conn.remoteAddr)
+      this.table.add(id, address, remote, Date.now() / 1000)
+      this.#syncer?.forget(id)
+      this.#o.logger.info({ peer: id, address, version: remote.version, height: remote.best_height }, 'peer connected')
+      this.#o.hooks.peerConnected.call({ peerId: id, address })
+      this.#syncer?.trigger()
+    } catch (err) {
+      if (this.#abort.signal.aborted) return
+      const name = (err as Error).name
+      if (name === 'UnsupportedProtocolError') {
+        // no ledger protocol of our network magic: another network or not a ledger node
+        this.#o.logger.info({ peer: id }, 'peer does not speak this network\'s protocol; disconnecting')
+        this.#redialer?.holdOff(id, OTHER_NETWORK_HOLDOFF_MS)
+      } else {
+        if (err instanceof WireError) this.penalize(id, PENALTY.malformed, `status: ${err.message}`)
+        this.#o.logger.debug({ peer: id, err: (err as Error).message }, 'handshake failed')
+      }
+      await node.hangUp(peer).catch(() => undefined)
+    } finally {
+      this.#handshaking.delete(id)
+    }
+  }
+
+  #onDisconnect (id: string): void {
+    const record = this.table.remove(id)
+    if (record === undefined) return
+    this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')
+    this.#o.hooks.peerDisconnected.call({ peerId: id, address: record.address })
+  }
+
+  /** Asks one peer for its status; a peer that cannot answer in time is dropped. */
+  async #refresh (id: string): Promise<void> {
+    const client = this.#client
+    if (client === null || !this.table.has(id) || this.#refreshing.has(id)) return
+    this.#refreshing.add(id)
+    try {
+      const s = await client.status(id, this.#status())
+      if (this.#incompatible(s) !== null) { await this.disconnect(id); return }
+      this.table.noteStatus(id, s)
+      this.#syncer?.trigger()
+    } catch (err) {
+      if (this.#abort.signal.aborted) return
+      if (err instanceof WireError) this.penalize(id, PENALTY.malformed, `status: ${err.message}`)
+      else if (err instanceof RequestTimeoutError) {
+        this.#o.logger.info({ peer: id }, 'peer stopped answering; disconnecting')
+        await this.disconnect(id).catch(() => undefined)
+      } else this.#o.logger.debug({ peer: id, err: (err as Error).message }, 'status request failed')
+    } finally {
+      this.#refreshing.delete(id)
+    }
+  }
+
+  #pollStatus (): void {
+    for (const p of this.table.all()) void this.#refresh(p.peerId)
+  }
+}

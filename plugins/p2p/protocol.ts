@@ -1,0 +1,99 @@
+// Wire vocabulary of the peer-to-peer layer: protocol ids and gossip topics (namespaced by the
+// network magic, so testnet, mainnet and devnet nodes never speak to each other), the shapes
+// of request/response messages, and the checks that turn untrusted JSON into those shapes.
+import type { NetworkParams } from '../../core/chain/params.ts'
+
+export type Method = 'status' | 'headers' | 'blocks'
+
+export function protocolId (params: NetworkParams, method: Method): string {
+  return `/ledger/${params.magic}/${method}/1`
+}
+
+export interface Topics { blocks: string; txs: string }
+
+export function topics (params: NetworkParams): Topics {
+  return { blocks: `/ledger/${params.magic}/blocks/1`, txs: `/ledger/${params.magic}/txs/1` }
+}
+
+/** What each side tells the other when they meet and on every status poll. */
+export interface StatusMessage {
+  chain_id: string
+  genesis_hash: string
+  best_height: number
+  best_hash: string
+  /** cumulative work of the best chain, decimal string (BigInt) */
+  best_work: string
+  /** nodeVersion(params), e.g. "1-testnet" */
+  version: string
+}
+
+export interface HeadersRequest {
+  /** main-chain hashes of the requester, newest first, dense then exponentially sparse */
+  locator: string[]
+  max: number
+}
+
+/** hex of the 272-byte header encodings, oldest first */
+export interface HeadersResponse { headers: string[] }
+
+export interface BlocksRequest { hashes: string[] }
+
+/** Limits a peer must respect; a request beyond them is misbehaviour. */
+export const LIMITS = {
+  maxHeadersPerResponse: 2000,
+  maxBlocksPerRequest: 128,
+  maxLocatorLength: 64,
+  /** one frame: a status, a headers batch (2000 × 544 hex chars) or one block */
+  maxFrameBytes: 8 * 1024 * 1024,
+  /** gossip payloads: one block or one transaction */
+  maxGossipBytes: 4 * 1024 * 1024
+} as const
+
+export class WireError extends Error {}
+
+const HASH_RE = /^[0-9a-f]{128}$/
+const isHash = (v: unknown): v is string => typeof v === 'string' && HASH_RE.test(v)
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+export function parseStatus (v: unknown): StatusMessage {
+  if (!isObject(v)) throw new WireError('status must be an object')
+  const { chain_id: chainId, genesis_hash: genesis, best_height: height, best_hash: hash, best_work: work, version } = v
+  if (typeof chainId !== 'string' || chainId.length > 64) throw new WireError('status.chain_id must be a short string')
+  if (!isHash(genesis) || !isHash(hash)) throw new WireError('status hashes must be 128 hex chars')
+  if (!Number.isSafeInteger(height) || (height as number) < 0) throw new WireError('status.best_height must be a non-negative integer')
+  if (typeof work !== 'string' || !/^[0-9]{1,80}$/.test(work)) throw new WireError('status.best_work must be a decimal string')
+  if (typeof version !== 'string' || version.length > 64) throw new WireError('status.version must be a short string')
+  return { chain_id: chainId, genesis_hash: genesis, best_height: height as number, best_hash: hash, best_work: work, version }
+}
+
+export function parseHeadersRequest (v: unknown): HeadersRequest {
+  if (!isObject(v) || !Array.isArray(v.locator) || !v.locator.every(isHash)) throw new WireError('headers request needs a locator of block hashes')
+  if (v.locator.length > LIMITS.maxLocatorLength) throw new WireError(`locator longer than ${LIMITS.maxLocatorLength}`)
+  if (!Number.isSafeInteger(v.max) || (v.max as number) < 1) throw new WireError('headers request needs max >= 1')
+  return { locator: v.locator as string[], max: Math.min(v.max as number, LIMITS.maxHeadersPerResponse) }
+}
+
+export function parseHeadersResponse (v: unknown): HeadersResponse {
+  if (!isObject(v) || !Array.isArray(v.headers)) throw new WireError('headers response needs a headers array')
+  if (v.headers.length > LIMITS.maxHeadersPerResponse) throw new WireError(`more than ${LIMITS.maxHeadersPerResponse} headers`)
+  if (!v.headers.every((h) => typeof h === 'string')) throw new WireError('headers must be hex strings')
+  return { headers: v.headers as string[] }
+}
+
+export function parseBlocksRequest (v: unknown): BlocksRequest {
+  if (!isObject(v) || !Array.isArray(v.hashes) || !v.hashes.every(isHash)) throw new WireError('blocks request needs hashes')
+  if (v.hashes.length === 0 || v.hashes.length > LIMITS.maxBlocksPerRequest) throw new WireError(`blocks request must name 1-${LIMITS.maxBlocksPerRequest} hashes`)
+  return { hashes: v.hashes as string[] }
+}
+
+export function decodeJson (bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'))
+  } catch {
+    throw new WireError('frame is not valid JSON')
+  }
+}
+
+export function encodeJson (value: unknown): Uint8Array {
+  return Buffer.from(JSON.stringify(value), 'utf8')
+}

@@ -1,0 +1,123 @@
+// The request/response protocols (status, headers, blocks): one stream per request, the
+// request as one frame, the response as one or more frames, then the responder closes.
+// Every request is bounded in time on both sides; garbage is reported as misbehaviour.
+import type { Libp2p, Stream, Connection } from '@libp2p/interface'
+import { peerIdFromString } from '@libp2p/peer-id'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import { readFrames, writeFrame } from './framing.ts'
+import {
+  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
+} from './protocol.ts'
+import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
+
+export class RequestTimeoutError extends Error {}
+
+export interface RequestHandlers {
+  /** the requester's status arrived; answer with ours */
+  status(remote: StatusMessage, peerId: string): StatusMessage
+  /** hex headers after the fork point of the locator, oldest first */
+  headers(req: HeadersRequest): Promise<string[]>
+  /** blocks in the requested order, stopping at the first one we do not have */
+  blocks(req: BlocksRequest): AsyncIterable<unknown>
+  misbehaved(peerId: string, reason: string): void
+}
+
+export interface ReqRespOptions {
+  node: Libp2p
+  params: NetworkParams
+  timeoutMs: number
+}
+
+/** Aborts the stream when the request takes longer than allowed. */
+function deadline (stream: Stream, ms: number): () => void {
+  const timer = setTimeout(() => stream.abort(new RequestTimeoutError(`request timed out after ${ms} ms`)), ms)
+  return () => clearTimeout(timer)
+}
+
+async function readRequest (stream: Stream): Promise<unknown> {
+  const frames = readFrames(stream, LIMITS.maxFrameBytes)
+  const first = await frames.next()
+  if (first.done === true) throw new WireError('empty request')
+  return decodeJson(first.value)
+}
+
+export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): Promise<void> {
+  const serve = (method: Method, respond: (request: unknown, peerId: string) => AsyncIterable<unknown>) =>
+    async (stream: Stream, connection: Connection): Promise<void> => {
+      const peerId = connection.remotePeer.toString()
+      const done = deadline(stream, o.timeoutMs)
+      try {
+        const request = await readRequest(stream)
+        for await (const item of respond(request, peerId)) await writeFrame(stream, encodeJson(item))
+        await stream.close()
+      } catch (err) {
+        if (err instanceof WireError) h.misbehaved(peerId, `${method} request: ${err.message}`)
+        stream.abort(err as Error)
+      } finally {
+        done()
+      }
+    }
+  const opts = { maxInboundStreams: 8 }
+  await o.node.handle(protocolId(o.params, 'status'), serve('status', async function * (req, peerId) {
+    yield h.status(parseStatus(req), peerId)
+  }), opts)
+  await o.node.handle(protocolId(o.params, 'headers'), serve('headers', async function * (req) {
+    yield { headers: await h.headers(parseHeadersRequest(req)) }
+  }), opts)
+  await o.node.handle(protocolId(o.params, 'blocks'), serve('blocks', (req) => h.blocks(parseBlocksRequest(req))), opts)
+}
+
+export class ReqRespClient {
+  readonly #o: ReqRespOptions
+
+  constructor (o: ReqRespOptions) { this.#o = o }
+
+  async status (peerId: string, ours: StatusMessage): Promise<StatusMessage> {
+    const [frame] = await this.#request(peerId, 'status', ours, 1)
+    if (frame === undefined) throw new WireError('empty status response')
+    return parseStatus(decodeJson(frame))
+  }
+
+  async headers (peerId: string, req: HeadersRequest): Promise<string[]> {
+    const [frame] = await this.#request(peerId, 'headers', req, 1)
+    if (frame === undefined) throw new WireError('empty headers response')
+    const { headers } = parseHeadersResponse(decodeJson(frame))
+    if (headers.length > req.max) throw new WireError(`asked for ${req.max} headers, got ${headers.length}`)
+    return headers
+  }
+
+  /** Decoded JSON of each block sent; shapes are for the caller to check. */
+  async blocks (peerId: string, hashes: string[]): Promise<unknown[]> {
+    const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length)
+    return frames.map(decodeJson)
+  }
+
+  async #request (peerId: string, method: Method, body: unknown, maxFrames: number): Promise<Uint8Array[]> {
+    const signal = AbortSignal.timeout(this.#o.timeoutMs)
+    let stream: Stream
+    try {
+      stream = await this.#o.node.dialProtocol(peerIdFromString(peerId), protocolId(this.#o.params, method), { signal })
+    } catch (err) {
+      if (signal.aborted) throw new RequestTimeoutError(`${method} request to ${peerId} timed out`)
+      throw err
+    }
+    const onAbort = (): void => stream.abort(new RequestTimeoutError(`${method} request to ${peerId} timed out after ${this.#o.timeoutMs} ms`))
+    signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      await writeFrame(stream, encodeJson(body))
+      await stream.close()
+      const out: Uint8Array[] = []
+      for await (const f of readFrames(stream, LIMITS.maxFrameBytes)) {
+        if (out.length >= maxFrames) throw new WireError(`${method} response has more than ${maxFrames} frames`)
+        out.push(f)
+      }
+      return out
+    } catch (err) {
+      if (signal.aborted) throw new RequestTimeoutError(`${method} request to ${peerId} timed out after ${this.#o.timeoutMs} ms`)
+      stream.abort(err as Error)
+      throw err
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+    }
+  }
+}

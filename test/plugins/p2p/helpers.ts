@@ -1,0 +1,71 @@
+// In-process p2p nodes for the plugin tests: kernels with storage, chain and p2p on
+// 127.0.0.1 with short timers, plus block builders and a bounded wait.
+import { startTestNode } from '../../helpers/node.ts'
+import type { TestNode } from '../../helpers/node.ts'
+import { mineBlock, testParams } from '../../helpers/chain.ts'
+import type { BlockOptions } from '../../helpers/chain.ts'
+import type { Block } from '../../../core/chain/types.ts'
+import type { ChainService } from '../../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../../core/chain/mempool-service.ts'
+import type { P2p } from '../../../plugins/p2p/p2p.ts'
+
+export const params = testParams()
+
+export interface P2pTestNode {
+  node: TestNode
+  chain: ChainService
+  mempool: MempoolService
+  p2p: P2p
+  /** 127.0.0.1:<bound port> */
+  address: string
+  stop(): Promise<void>
+}
+
+export interface P2pNodeOptions {
+  peers?: string[]
+  dataDir?: string
+  keepData?: boolean
+  p2p?: Record<string, unknown>
+}
+
+export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestNode> {
+  const node = await startTestNode({
+    plugins: ['storage', 'chain', 'p2p'],
+    params,
+    dataDir: opts.dataDir,
+    keepData: opts.keepData,
+    config: {
+      p2p: { host: '127.0.0.1', port: 0, peers: opts.peers ?? [], statusIntervalMs: 500, redialIntervalMs: 200, progressIntervalMs: 1000, requestTimeoutMs: 5000, ...opts.p2p }
+    }
+  })
+  const p2p = node.resolve('peers') as P2p
+  return {
+    node,
+    chain: node.resolve('chain'),
+    mempool: node.resolve('mempool'),
+    p2p,
+    address: `127.0.0.1:${String(p2p.listenPort())}`,
+    stop: () => node.stop()
+  }
+}
+
+/** Mines `n` blocks on the chain's tip and feeds them in as a local producer would. */
+export async function extend (chain: ChainService, n: number, opts: BlockOptions = {}): Promise<Block[]> {
+  const out: Block[] = []
+  for (let i = 0; i < n; i++) {
+    const tip = chain.tip()
+    const block = mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, opts)
+    await chain.processBlock(block, 'test')
+    out.push(block)
+  }
+  return out
+}
+
+/** Polls until `check` holds; fails after `ms` with what was being waited for. */
+export async function waitFor (what: string, check: () => boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
