@@ -12,14 +12,13 @@ export interface Sha3Core {
   sha3_512(data: Uint8Array): Uint8Array
 }
 
-const cores: Record<CoreKind, Sha3Core> = { wasm: wasmSha3Core, js: jsSha3Core }
 let active: Sha3Core = wasmSha3Core
 
 /** The core of that kind. The WASM one loads wasm/build/sha3.wasm on its first hash. */
 export function getSha3Core (kind: CoreKind): Sha3Core {
-  const core = cores[kind]
-  if (core === undefined) throw new RangeError(`unknown SHA3 core "${String(kind)}" (expected wasm or js)`)
-  return core
+  if (kind === 'wasm') return wasmSha3Core
+  if (kind === 'js') return jsSha3Core
+  throw new RangeError(`unknown SHA3 core "${String(kind)}" (expected wasm or js)`)
 }
 export function selectSha3Core (kind: CoreKind): void { active = getSha3Core(kind) }
 export function activeSha3Core (): Sha3Core { return active }

@@ -122,7 +122,9 @@ export class PowWorkerPool {
     }
     this.#rateStart = { at: performance.now(), tried: this.hashesTried }
     this.#rateEnd = null
-    const job: WorkerSearch = { id, prefix: request.prefix, difficulty: request.difficulty, startNonce, control }
+    // a tight copy: posting a view would clone its whole underlying buffer to every worker
+    const prefix = new Uint8Array(request.prefix)
+    const job: WorkerSearch = { id, prefix, difficulty: request.difficulty, startNonce, control }
     for (const worker of this.#workers) {
       worker.ref()
       worker.postMessage(job)

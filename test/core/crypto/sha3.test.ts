@@ -94,4 +94,5 @@ t.test('facade: wasm by default, switchable, strings hashed as UTF-8', async (t)
     t.equal(sha3_512(new Uint8Array(0)).length, 64)
   }
   t.throws(() => getSha3Core('gpu' as CoreKind), RangeError)
+  t.throws(() => getSha3Core('toString' as CoreKind), RangeError)
 })
