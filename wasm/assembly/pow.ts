@@ -1,16 +1,15 @@
 // Proof-of-work nonce search over header = prefix ‖ nonce (uint64 big-endian),
 // hash = SHA3-512(header). The prefix is absorbed once (midstate); each nonce then costs one
 // Keccak-f when tail + 8 nonce bytes + padding fit the last 72-byte block, two otherwise.
-import { STATE_BYTES, absorbBlocks, keccakF1600, resetState, xorByte, xorIntoState } from './lib/keccak'
+import { STATE_BYTES, absorbBlocks, keccakF1600, padBlock, resetState, xorByte, xorIntoState } from './lib/keccak'
 
 const RATE: i32 = 72
 const NONCE_BYTES: i32 = 8
 // A multiple of RATE, so JS can stream long prefixes through INPUT block-aligned.
 const CHUNK_BYTES: i32 = RATE * 900
 const INPUT: usize = memory.data(CHUNK_BYTES, 16)
-// State after the prefix's whole blocks.
-const MIDSTATE: usize = memory.data(STATE_BYTES, 16)
-// MIDSTATE ^ tail ^ (padding when the nonce block is the last one): everything but the nonce.
+// The midstate (state after the prefix's whole blocks) with the tail, and the padding when
+// the nonce block is the last one, XORed in: everything but the nonce.
 const TEMPLATE: usize = memory.data(STATE_BYTES, 16)
 // Per-nonce working state; after a hash its first 64 bytes are the digest.
 const WORK: usize = memory.data(STATE_BYTES, 16)
@@ -23,32 +22,25 @@ export function chunkBytes (): i32 { return CHUNK_BYTES }
 
 /** Starts loading a new prefix. */
 export function prefixBegin (): void {
-  resetState(MIDSTATE)
+  resetState(TEMPLATE)
 }
 
 /** Absorbs INPUT[0..length) into the midstate; `length` must be a multiple of 72. */
 export function prefixUpdate (length: i32): void {
-  absorbBlocks(MIDSTATE, INPUT, length, RATE)
+  absorbBlocks(TEMPLATE, INPUT, length, RATE)
 }
 
 /** Takes the prefix's final INPUT[0..length) (length < 72) and builds the nonce template. */
 export function prefixEnd (length: i32): void {
   tailLength = length
-  memory.copy(TEMPLATE, MIDSTATE, STATE_BYTES)
   xorIntoState(TEMPLATE, INPUT, length)
-  if (fitsOneBlock()) padLastBlock(TEMPLATE, length + NONCE_BYTES)
+  if (fitsOneBlock()) padBlock(TEMPLATE, length + NONCE_BYTES, RATE)
 }
 
 // @ts-ignore: decorator
 @inline function fitsOneBlock (): bool {
   // at least one byte must remain after the nonce for the 0x06 domain/padding byte
   return tailLength + NONCE_BYTES < RATE
-}
-
-// @ts-ignore: decorator
-@inline function padLastBlock (state: usize, messageBytes: i32): void {
-  xorByte(state, messageBytes, 0x06)
-  xorByte(state, RATE - 1, 0x80)
 }
 
 /** SHA3-512(prefix ‖ nonce) into WORK. */
@@ -69,7 +61,7 @@ function hashNonce (nonce: u64): void {
   for (let i = 0; i < inFirst; i++) xorByte(WORK, tailLength + i, nonceByte(nonce, i))
   keccakF1600(WORK)
   for (let i = inFirst; i < NONCE_BYTES; i++) xorByte(WORK, i - inFirst, nonceByte(nonce, i))
-  padLastBlock(WORK, NONCE_BYTES - inFirst)
+  padBlock(WORK, NONCE_BYTES - inFirst, RATE)
   keccakF1600(WORK)
 }
 

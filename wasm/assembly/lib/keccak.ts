@@ -159,13 +159,19 @@ export function absorbBlocks (state: usize, input: usize, length: i32, rate: i32
   return done
 }
 
+/** SHA-3 padding (domain bits 01, then pad10*1) after `messageBytes` bytes of the last block. */
+// @ts-ignore: decorator
+@inline export function padBlock (state: usize, messageBytes: i32, rate: i32): void {
+  xorByte(state, messageBytes, 0x06)
+  xorByte(state, rate - 1, 0x80)
+}
+
 /**
- * Absorbs the final `length` (< rate) bytes with SHA-3 padding (domain bits 01, then pad10*1)
- * and permutes; the digest is then the state's first bytes.
+ * Absorbs the final `length` (< rate) bytes with SHA-3 padding and permutes; the digest is
+ * then the state's first bytes.
  */
 export function absorbFinal (state: usize, input: usize, length: i32, rate: i32): void {
   xorIntoState(state, input, length)
-  xorByte(state, length, 0x06)
-  xorByte(state, rate - 1, 0x80)
+  padBlock(state, length, rate)
   keccakF1600(state)
 }
