@@ -4,7 +4,7 @@ import { isIP } from 'node:net'
 import { multiaddr } from '@multiformats/multiaddr'
 import type { Multiaddr } from '@multiformats/multiaddr'
 
-export class AddressError extends Error {}
+export class AddressError extends Error { override name = 'AddressError' }
 
 const HOST_PORT_RE = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]/\s]+)):(\d{1,5})$/
 
@@ -20,7 +20,9 @@ export function parsePeerAddress (text: string): Multiaddr {
     const host = (m[1] ?? m[2]) as string
     const family = isIP(host)
     if (m[1] !== undefined && family !== 6) throw new AddressError(`peer address '${text}': [${host}] is not an IPv6 address`)
-    ma = multiaddr(`/${family === 4 ? 'ip4' : family === 6 ? 'ip6' : 'dns'}/${host}/tcp/${m[3] as string}`)
+    const port = Number(m[3])
+    if (port < 1 || port > 65535) throw new AddressError(`peer address '${text}': port must be 1-65535`)
+    ma = multiaddr(`/${family === 4 ? 'ip4' : family === 6 ? 'ip6' : 'dns'}/${host}/tcp/${port}`)
   }
   const parts = ma.getComponents()
   const tcp = parts[1]

@@ -19,7 +19,7 @@ export interface HeaderNode {
 
 export type HeaderLookup = (hash: string) => HeaderNode | undefined
 
-export class HeaderError extends Error {}
+export class HeaderError extends Error { override name = 'HeaderError' }
 
 /**
  * Checks a batch (oldest first). The first header's parent must be known to `lookup`; each

@@ -8,8 +8,7 @@ import { yamux } from '@chainsafe/libp2p-yamux'
 import { identify } from '@libp2p/identify'
 import type { Identify } from '@libp2p/identify'
 import { gossipsub } from '@libp2p/gossipsub'
-import type { GossipSub, Message } from '@libp2p/gossipsub'
-import { sha3_256 } from '../../core/crypto/sha3.ts'
+import type { GossipSub } from '@libp2p/gossipsub'
 import { LIMITS } from './protocol.ts'
 
 export type LedgerLibp2p = Libp2p<{ identify: Identify; pubsub: GossipSub }>
@@ -21,10 +20,6 @@ export interface Libp2pNodeOptions {
   maxConnections: number
   isBanned(peerId: string): boolean
 }
-
-// Content-addressed message ids: the same block or transaction published by two nodes is one
-// message, so gossipsub's duplicate filter also stops re-announcements.
-const contentId = (msg: Message): Uint8Array => sha3_256(Buffer.concat([Buffer.from(msg.topic), Buffer.from([0]), msg.data]))
 
 export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLibp2p> {
   const banned = (peer: PeerId): boolean => o.isBanned(peer.toString())
@@ -45,12 +40,14 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
     },
     services: {
       identify: identify(),
+      // Message ids stay gossipsub's own (author + sequence number), not content hashes: a
+      // transaction orphaned by a reorg must be announceable again by the node that returned
+      // it to its mempool. Receivers drop what they already hold cheaply (mempool/chain lookup).
       pubsub: gossipsub({
         allowPublishToZeroTopicPeers: true,
         ignoreDuplicatePublishError: true,
         emitSelf: false,
         fallbackToFloodsub: false,
-        msgIdFn: contentId,
         maxInboundDataLength: LIMITS.maxGossipBytes + 64 * 1024
       })
     }

@@ -29,7 +29,10 @@ export default definePlugin<P2pConfig>({
       statusIntervalMs: { type: 'integer', minimum: 100, default: 10_000 },
       requestTimeoutMs: { type: 'integer', minimum: 100, default: 20_000 },
       progressIntervalMs: { type: 'integer', minimum: 100, default: 5_000 },
-      redialIntervalMs: { type: 'integer', minimum: 100, default: 2_000 }
+      redialIntervalMs: { type: 'integer', minimum: 100, default: 2_000 },
+      // sync batch sizes (protocol maxima by default; smaller values suit slow links)
+      headersPerRequest: { type: 'integer', minimum: 1, maximum: 2000, default: 2000 },
+      blocksPerRequest: { type: 'integer', minimum: 1, maximum: 128, default: 64 }
     },
     additionalProperties: false
   },

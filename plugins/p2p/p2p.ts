@@ -36,6 +36,8 @@ export interface P2pSettings {
   requestTimeoutMs: number
   progressIntervalMs: number
   redialIntervalMs: number
+  headersPerRequest: number
+  blocksPerRequest: number
 }
 
 export interface P2pOptions extends P2pSettings {
@@ -156,7 +158,9 @@ export class P2p implements PeerService {
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       markReceived: (hash) => { this.#gossip?.fromPeers.add(hash) },
       signal: this.#abort.signal,
-      progressIntervalMs: o.progressIntervalMs
+      progressIntervalMs: o.progressIntervalMs,
+      headersPerRequest: o.headersPerRequest,
+      blocksPerRequest: o.blocksPerRequest
     })
     this.#syncer = syncer
     const gossip = new Gossip({

@@ -49,7 +49,7 @@ export const LIMITS = {
   maxGossipBytes: 4 * 1024 * 1024
 } as const
 
-export class WireError extends Error {}
+export class WireError extends Error { override name = 'WireError' }
 
 const HASH_RE = /^[0-9a-f]{128}$/
 const isHash = (v: unknown): v is string => typeof v === 'string' && HASH_RE.test(v)

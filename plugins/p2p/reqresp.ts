@@ -10,7 +10,7 @@ import {
 } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
-export class RequestTimeoutError extends Error {}
+export class RequestTimeoutError extends Error { override name = 'RequestTimeoutError' }
 
 export interface RequestHandlers {
   /** the requester's status arrived; answer with ours */

@@ -49,6 +49,7 @@ export interface SyncOptions {
 
 /** A peer sent something no honest node sends; the sync from it stops. */
 class PeerFault extends Error {
+  override name = 'PeerFault'
   readonly points: number
   constructor (points: number, reason: string) {
     super(reason)
@@ -57,7 +58,7 @@ class PeerFault extends Error {
 }
 
 /** The sync from this peer stops without blame (it went away, lacks a block, …). */
-class SyncStop extends Error {}
+class SyncStop extends Error { override name = 'SyncStop' }
 
 // Block errors a peer can trigger honestly: clocks that disagree, a reorg we refuse by depth.
 const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
@@ -178,7 +179,7 @@ export class Syncer {
       let batch: HeaderNode[]
       try {
         const wire = hexes.map((x) => decodeHeaderHex(x, o.powCore))
-        batch = verifyHeaderBatch(o.params, wire, pending.length > 0 ? (h) => checked.get(h) ?? lookup(h) : lookup, Date.now() / 1000)
+        batch = verifyHeaderBatch(o.params, wire, lookup, Date.now() / 1000)
       } catch (err) {
         if (err instanceof HeaderError) throw new PeerFault(PENALTY.invalidBlock, `invalid headers: ${err.message}`)
         throw err

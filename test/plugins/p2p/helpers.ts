@@ -8,6 +8,7 @@ import type { Block } from '../../../core/chain/types.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { P2p } from '../../../plugins/p2p/p2p.ts'
+import type { NetworkParams } from '../../../core/chain/params.ts'
 
 export const params = testParams()
 
@@ -16,8 +17,8 @@ export interface P2pTestNode {
   chain: ChainService
   mempool: MempoolService
   p2p: P2p
-  /** 127.0.0.1:<bound port> */
-  address: string
+  /** 127.0.0.1:<bound port> (once started) */
+  readonly address: string
   stop(): Promise<void>
 }
 
@@ -26,14 +27,18 @@ export interface P2pNodeOptions {
   dataDir?: string
   keepData?: boolean
   p2p?: Record<string, unknown>
+  params?: NetworkParams
+  /** start the kernel (listen); default true */
+  start?: boolean
 }
 
 export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestNode> {
   const node = await startTestNode({
     plugins: ['storage', 'chain', 'p2p'],
-    params,
+    params: opts.params ?? params,
     dataDir: opts.dataDir,
     keepData: opts.keepData,
+    start: opts.start,
     config: {
       p2p: { host: '127.0.0.1', port: 0, peers: opts.peers ?? [], statusIntervalMs: 500, redialIntervalMs: 200, progressIntervalMs: 1000, requestTimeoutMs: 5000, ...opts.p2p }
     }
@@ -44,7 +49,7 @@ export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestN
     chain: node.resolve('chain'),
     mempool: node.resolve('mempool'),
     p2p,
-    address: `127.0.0.1:${String(p2p.listenPort())}`,
+    get address () { return `127.0.0.1:${String(p2p.listenPort())}` },
     stop: () => node.stop()
   }
 }
