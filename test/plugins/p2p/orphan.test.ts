@@ -1,0 +1,32 @@
+import t from 'tap'
+import { extend, startP2pNode, waitFor } from './helpers.ts'
+import type { P2pTestNode } from './helpers.ts'
+
+/** Adds blocks that are not announced (as if gossip had lost them): the chain's syncing flag suppresses announcement. */
+async function extendQuietly (n: P2pTestNode, count: number): Promise<void> {
+  const chain = n.chain as P2pTestNode['chain'] & { syncing: boolean }
+  chain.syncing = true
+  try { await extend(chain, count) } finally { chain.syncing = false }
+}
+
+t.test('a gossiped block with an unknown parent makes the node fetch the missing branch and reorg to it', async (t) => {
+  // status polls far apart: only the orphan block can start the catch-up within the test
+  const p2p = { statusIntervalMs: 60_000 }
+  const a = await startP2pNode({ p2p })
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ p2p, peers: [a.address] })
+  t.teardown(() => b.stop())
+  await extend(a.chain, 2)
+  await waitFor('b to follow', () => b.chain.tip().hash === a.chain.tip().hash)
+
+  await extendQuietly(a, 3)
+  await extendQuietly(b, 2)
+  const bFork = b.chain.tip().hash
+  t.equal(b.chain.tip().height, 4)
+  await extend(a.chain, 1) // announced; its parent is unknown to b
+  await waitFor('b to fetch a\'s branch and reorganize', () => b.chain.tip().hash === a.chain.tip().hash, 10_000)
+  t.equal(b.chain.tip().height, 6)
+  t.equal(b.chain.getBlockMeta(bFork)?.status, 'side', 'b\'s own branch became a side branch')
+  // and the other way round: a learns of nothing heavier, keeps its tip
+  t.equal(a.chain.getBlockMeta(bFork), undefined)
+})
