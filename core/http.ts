@@ -79,5 +79,6 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   })
 
   app.setNotFoundHandler((request, reply) => send(reply, 404, errorBody(`no route ${request.method} ${request.url.split('?')[0] ?? ''}`)))
-  return app
+  // fastify types the instance by its pino logger; plugins only need the base logger surface
+  return app as unknown as FastifyInstance
 }

@@ -13,7 +13,7 @@ import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
 
 const HASH_RE = /^[0-9a-f]{128}$/
-const reject = (code: BlockErrorCode, reason: string): never => { throw new BlockError(code, reason) }
+function reject (code: BlockErrorCode, reason: string): never { throw new BlockError(code, reason) }
 
 /** Shape check for untrusted input (p2p, API): never lets a malformed object reach the rules. */
 export function checkBlockFormat (block: unknown): asserts block is Block {
