@@ -55,6 +55,8 @@ export interface P2pOptions extends P2pSettings {
 export const BANS_FILE = 'p2p-bans.json'
 /** how long before redialing a bootstrap peer that turned out to serve another chain */
 const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
+/** how long a new peer may take to tell us its gossip subscriptions */
+const SUBSCRIPTION_WAIT_MS = 5_000
 
 export class P2p implements PeerService {
   readonly #o: P2pOptions
@@ -241,6 +243,9 @@ export class P2p implements PeerService {
         await node.hangUp(peer)
         return
       }
+      // A peer counts once we also know its gossip subscriptions: what we announce from then
+      // on (a transaction orphaned by the sync this handshake starts, say) reaches it.
+      await this.#subscribed(id)
       const conn = node.getConnections(peer).find((c) => c.status === 'open')
       if (conn === undefined || this.table.has(id)) return
       const address = hostPort(conn.remoteAddr)
@@ -263,6 +268,18 @@ export class P2p implements PeerService {
       await node.hangUp(peer).catch(() => undefined)
     } finally {
       this.#handshaking.delete(id)
+    }
+  }
+
+  /** Resolves when the peer subscribed to our topics, or after a few seconds (it may not gossip). */
+  async #subscribed (id: string): Promise<void> {
+    const pubsub = this.#node?.services.pubsub
+    if (pubsub === undefined) return
+    const wanted = Object.values(topics(this.#o.params))
+    const until = Date.now() + SUBSCRIPTION_WAIT_MS
+    while (!wanted.every((topic) => pubsub.getSubscribers(topic).some((p) => p.toString() === id))) {
+      if (Date.now() > until || this.#abort.signal.aborted) return
+      await new Promise((resolve) => setTimeout(resolve, 25))
     }
   }
 

@@ -63,6 +63,9 @@ class SyncStop extends Error { override name = 'SyncStop' }
 // Block errors a peer can trigger honestly: clocks that disagree, a reorg we refuse by depth.
 const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
 
+/** body requests kept in flight, so the peer's reads overlap our block processing */
+const PREFETCH_REQUESTS = 3
+
 const hasSyncFlag = (chain: ChainService): chain is ChainService & { syncing: boolean } =>
   typeof (chain as { syncing?: unknown }).syncing === 'boolean'
 
@@ -207,7 +210,7 @@ export class Syncer {
     return await this.#o.client.headers(peer.peerId, { locator, max })
   }
 
-  /** Downloads and processes the bodies of checked headers, one request ahead. */
+  /** Downloads and processes the bodies of checked headers, a few requests ahead. */
   async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void): Promise<number> {
     const size = this.#o.blocksPerRequest ?? 64
     const chunks: HeaderNode[][] = []
@@ -217,12 +220,16 @@ export class Syncer {
       p.catch(() => undefined) // awaited below; this only keeps an abandoned prefetch quiet
       return p
     }
+    const inFlight: Array<Promise<unknown[]>> = []
+    let requested = 0
+    const refill = (): void => {
+      while (requested < chunks.length && inFlight.length < PREFETCH_REQUESTS) inFlight.push(fetch(chunks[requested++] as HeaderNode[]))
+    }
     let stored = 0
-    let next = chunks.length > 0 ? fetch(chunks[0] as HeaderNode[]) : null
-    for (let i = 0; i < chunks.length && next !== null; i++) {
-      const chunk = chunks[i] as HeaderNode[]
-      const bodies = await next
-      next = i + 1 < chunks.length ? fetch(chunks[i + 1] as HeaderNode[]) : null
+    refill()
+    for (const chunk of chunks) {
+      const bodies = await (inFlight.shift() as Promise<unknown[]>)
+      refill()
       const n = await this.#process(chunk, bodies)
       stored += n
       onBlocks(n)
