@@ -1,55 +1,19 @@
 import t from 'tap'
-import { generateKeyPair } from '@libp2p/crypto/keys'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { P2pTestNode } from './helpers.ts'
 import { makeAttestation, mineBlock } from '../../helpers/chain.ts'
-import { createLibp2pNode } from '../../../plugins/p2p/libp2p-node.ts'
-import type { LedgerLibp2p } from '../../../plugins/p2p/libp2p-node.ts'
-import { registerHandlers } from '../../../plugins/p2p/reqresp.ts'
+import { startRogue, withBadPow } from './fixtures/rogue.ts'
 import { ourStatus } from '../../../plugins/p2p/chain-server.ts'
 import { parsePeerAddress } from '../../../plugins/p2p/address.ts'
 import { frame } from '../../../plugins/p2p/framing.ts'
-import { protocolId, topics } from '../../../plugins/p2p/protocol.ts'
-import { encodeHeaderPrefix } from '../../../core/chain/header.ts'
-import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import { protocolId } from '../../../plugins/p2p/protocol.ts'
 import { nodeVersion } from '../../../core/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
-
-const topic = topics(params)
-
-/** A libp2p node that passes the handshake (it answers status like a peer of A's chain) and then misbehaves. */
-async function startRogue (t: { teardown(fn: () => unknown): void }, victim: P2pTestNode): Promise<LedgerLibp2p> {
-  const node = await createLibp2pNode({ privateKey: await generateKeyPair('Ed25519'), listen: ['/ip4/127.0.0.1/tcp/0'], maxConnections: 10, isBanned: () => false })
-  await node.start()
-  t.teardown(() => node.stop())
-  await registerHandlers({ node, params, timeoutMs: 5000 }, {
-    status: () => ourStatus(victim.chain, nodeVersion(params)),
-    headers: async () => [],
-    blocks: async function * () {},
-    misbehaved: () => {}
-  })
-  node.services.pubsub.subscribe(topic.blocks)
-  await node.dial(parsePeerAddress(victim.address))
-  const id = node.peerId.toString()
-  await waitFor('the rogue to pass the handshake', () => victim.p2p.peers().some((p) => p.peer_id === id))
-  await waitFor('the victim to show up as a block-topic subscriber', () => node.services.pubsub.getSubscribers(topic.blocks).some((p) => p.toString() === victim.p2p.peerId))
-  return node
-}
 
 function childOfTip (n: P2pTestNode, opts: Parameters<typeof mineBlock>[2] = {}): Block {
   const tip = n.chain.tip()
   return mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, opts)
-}
-
-/** A block whose hash is the true header hash but misses the difficulty. */
-function badPowBlock (n: P2pTestNode): Block {
-  const block = childOfTip(n)
-  const prefix = encodeHeaderPrefix(block)
-  for (let nonce = block.nonce + 1; ; nonce++) {
-    const hash = getPowCore('js').hashHeader(prefix, nonce)
-    if (!meetsDifficulty(hash, block.difficulty)) return { ...block, nonce, hash: Buffer.from(hash).toString('hex') }
-  }
 }
 
 const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
@@ -62,9 +26,10 @@ t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is ban
   await extend(a.chain, 2)
   await waitFor('b to sync', () => b.chain.tip().hash === a.chain.tip().hash)
 
-  const rogue = await startRogue(t, a)
-  const rogueId = rogue.peerId.toString()
-  const publish = async (data: Uint8Array): Promise<void> => { await rogue.services.pubsub.publish(topic.blocks, data) }
+  const rogue = await startRogue(t, params, a.address, () => ourStatus(a.chain, nodeVersion(params)))
+  const rogueId = rogue.peerId
+  await waitFor('the rogue to pass the handshake', () => a.p2p.peers().some((p) => p.peer_id === rogueId))
+  const publish = rogue.publishBlockBytes
 
   await publish(Uint8Array.of(0xde, 0xad, 0xbe, 0xef))
   await waitFor('the garbage to be penalized', () => a.p2p.score(rogueId) === 25)
@@ -73,14 +38,14 @@ t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is ban
   await publish(json(badAttestation))
   await waitFor('the bad attestation to be penalized', () => a.p2p.score(rogueId) === 75)
 
-  const badPow = badPowBlock(a)
+  const badPow = withBadPow(childOfTip(a))
   await publish(json(badPow))
   await waitFor('the rogue to be banned', () => a.p2p.bans().some((ban) => ban.peer_id === rogueId))
   t.match(a.p2p.bans().find((ban) => ban.peer_id === rogueId)?.reason, /BLOCK_ERROR_BAD_POW/)
-  await waitFor('the rogue to be disconnected', () => rogue.getConnections().length === 0 && !a.p2p.peers().some((p) => p.peer_id === rogueId))
+  await waitFor('the rogue to be disconnected', () => rogue.node.getConnections().length === 0 && !a.p2p.peers().some((p) => p.peer_id === rogueId))
   // The dial may complete on the rogue's side before a's gater closes it; either way it never stays.
-  await rogue.dial(parsePeerAddress(a.address), { signal: AbortSignal.timeout(5000) }).catch(() => undefined)
-  await waitFor('a redial by the banned peer to be cut', () => rogue.getConnections().length === 0)
+  await rogue.node.dial(parsePeerAddress(a.address), { signal: AbortSignal.timeout(5000) }).catch(() => undefined)
+  await waitFor('a redial by the banned peer to be cut', () => rogue.node.getConnections().length === 0)
   await new Promise((resolve) => setTimeout(resolve, 500))
   t.notOk(a.p2p.peers().some((p) => p.peer_id === rogueId), 'a banned peer does not become a peer again')
 
@@ -98,11 +63,12 @@ t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is ban
 t.test('garbage frames on the request protocols cost the sender its connection', async (t) => {
   const a = await startP2pNode()
   t.teardown(() => a.stop())
-  const rogue = await startRogue(t, a)
-  const rogueId = rogue.peerId.toString()
+  const rogue = await startRogue(t, params, a.address, () => ourStatus(a.chain, nodeVersion(params)))
+  const rogueId = rogue.peerId
+  await waitFor('the rogue to pass the handshake', () => a.p2p.peers().some((p) => p.peer_id === rogueId))
   const target = peerIdFromString(a.p2p.peerId ?? '')
   const send = async (method: 'status' | 'headers' | 'blocks', bytes: Uint8Array): Promise<void> => {
-    const stream = await rogue.dialProtocol(target, protocolId(params, method))
+    const stream = await rogue.node.dialProtocol(target, protocolId(params, method))
     stream.send(bytes)
     await stream.close().catch(() => undefined)
     for await (const _ of stream) { /* drain until the victim closes */ }
@@ -116,6 +82,6 @@ t.test('garbage frames on the request protocols cost the sender its connection',
   await send('blocks', frame(json({ hashes: 'all of them' }))).catch(() => undefined)
   await waitFor('a malformed request to be penalized', () => a.p2p.score(rogueId) === 75)
   await send('headers', frame(json({ locator: [], max: -1 }))).catch(() => undefined)
-  await waitFor('the rogue to be banned and dropped', () => a.p2p.bans().some((ban) => ban.peer_id === rogueId) && rogue.getConnections().length === 0)
+  await waitFor('the rogue to be banned and dropped', () => a.p2p.bans().some((ban) => ban.peer_id === rogueId) && rogue.node.getConnections().length === 0)
   t.equal(a.p2p.peers().length, 0)
 })
