@@ -20,6 +20,8 @@ export interface HeaderNode {
 export type HeaderLookup = (hash: string) => HeaderNode | undefined
 
 export class HeaderError extends Error { override name = 'HeaderError' }
+/** A header beyond our future-drift limit: our clocks may disagree, it proves no bad faith. */
+export class FutureHeaderError extends HeaderError { override name = 'FutureHeaderError' }
 
 /**
  * Checks a batch (oldest first). The first header's parent must be known to `lookup`; each
@@ -35,7 +37,7 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
     if (h.previous_hash !== parent.hash) throw new HeaderError(`header ${h.height} does not extend the header before it`)
     if (h.height !== parent.height + 1) throw new HeaderError(`header height ${h.height} after parent ${parent.height}`)
     if (!(h.timestamp > parent.timestamp)) throw new HeaderError(`header ${h.height} is not later than its parent`)
-    if (h.timestamp > now + params.maxFutureDrift) throw new HeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
+    if (h.timestamp > now + params.maxFutureDrift) throw new FutureHeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
     const expected = nextDifficulty(params, h.height, parent.difficulty, () => intervalTimestamps(parent, params.difficultyInterval, find))
     if (h.difficulty !== expected) throw new HeaderError(`header ${h.height} has difficulty ${h.difficulty}, the schedule demands ${expected}`)
     if (!meetsDifficulty(h.hashBytes, h.difficulty)) throw new HeaderError(`header ${h.height} hash does not meet its difficulty`)

@@ -57,14 +57,15 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
         done()
       }
     }
-  const opts = { maxInboundStreams: 8 }
+  // Concurrent requests per connection: a syncing peer keeps one headers request and a few
+  // body requests in flight; more would only let one peer make us read the disk for it.
   await o.node.handle(protocolId(o.params, 'status'), serve('status', async function * (req, peerId) {
     yield h.status(parseStatus(req), peerId)
-  }), opts)
+  }), { maxInboundStreams: 2 })
   await o.node.handle(protocolId(o.params, 'headers'), serve('headers', async function * (req) {
     yield { headers: await h.headers(parseHeadersRequest(req)) }
-  }), opts)
-  await o.node.handle(protocolId(o.params, 'blocks'), serve('blocks', (req) => h.blocks(parseBlocksRequest(req))), opts)
+  }), { maxInboundStreams: 2 })
+  await o.node.handle(protocolId(o.params, 'blocks'), serve('blocks', (req) => h.blocks(parseBlocksRequest(req))), { maxInboundStreams: 4 })
 }
 
 export class ReqRespClient {

@@ -12,7 +12,7 @@ import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { Block } from '../../core/chain/types.ts'
 import { decodeHeaderHex } from './header-codec.ts'
-import { HeaderError, verifyHeaderBatch } from './header-chain.ts'
+import { FutureHeaderError, HeaderError, verifyHeaderBatch } from './header-chain.ts'
 import type { HeaderNode } from './header-chain.ts'
 import { buildLocator } from './locator.ts'
 import { LIMITS, WireError } from './protocol.ts'
@@ -184,6 +184,7 @@ export class Syncer {
         const wire = hexes.map((x) => decodeHeaderHex(x, o.powCore))
         batch = verifyHeaderBatch(o.params, wire, lookup, Date.now() / 1000)
       } catch (err) {
+        if (err instanceof FutureHeaderError) throw new SyncStop(err.message)
         if (err instanceof HeaderError) throw new PeerFault(PENALTY.invalidBlock, `invalid headers: ${err.message}`)
         throw err
       }
