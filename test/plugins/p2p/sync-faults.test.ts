@@ -1,0 +1,78 @@
+import t from 'tap'
+import { extend, params, startP2pNode, waitFor } from './helpers.ts'
+import type { P2pTestNode } from './helpers.ts'
+import { startRogue, withBadPow } from './fixtures/rogue.ts'
+import type { RogueServes } from './fixtures/rogue.ts'
+import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
+import { genesisBlock } from '../../../core/chain/genesis.ts'
+import { makeAttestation, mineBlock } from '../../helpers/chain.ts'
+import { nodeVersion } from '../../../core/version.ts'
+import type { Block } from '../../../core/chain/types.ts'
+
+/** A private chain on genesis; `spoil` may replace a block (its successors then build on it). */
+function privateChain (n: number, spoil: (b: Block) => Block = (b) => b): Block[] {
+  const g = genesisBlock(params)
+  const out: Block[] = []
+  let parent = { hash: g.hash, height: 0, timestamp: g.timestamp }
+  for (let i = 0; i < n; i++) {
+    const timestamp = parent.timestamp + 1
+    const b = spoil(mineBlock(params, parent, { timestamp, attestation: i === 1 ? makeAttestation(timestamp, { health: { fano_factor: 9 } }) : undefined }))
+    out.push(b)
+    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
+  }
+  return out
+}
+
+/** A rogue claiming a chain far heavier than the victim's and serving `blocks`. */
+async function rogueServing (t: { teardown(fn: () => unknown): void }, victim: P2pTestNode, blocks: Block[], serves: RogueServes = {}): Promise<string> {
+  const tip = blocks[blocks.length - 1] as Block
+  const rogue = await startRogue(t, params, victim.address, () => ({
+    chain_id: params.chainId, genesis_hash: victim.chain.genesisHash(), best_height: tip.height, best_hash: tip.hash, best_work: (10n ** 30n).toString(), version: nodeVersion(params)
+  }), {
+    headers: async () => blocks.map(encodeHeaderHex),
+    blocks: async function * (req) {
+      for (const hash of req.hashes) {
+        const b = blocks.find((x) => x.hash === hash)
+        if (b === undefined) return
+        yield b
+      }
+    },
+    ...serves
+  })
+  return rogue.peerId
+}
+
+t.test('headers without their proof-of-work cost the peer that sent them', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  await extend(victim.chain, 1)
+  const chain = privateChain(3, (b) => b.height === 2 ? withBadPow(b) : b)
+  const rogue = await rogueServing(t, victim, chain)
+  await waitFor('the bad headers to be penalized', () => victim.p2p.score(rogue) === 50)
+  t.equal(victim.chain.tip().height, 1, 'no body was fetched')
+  t.equal(victim.chain.getBlockMeta(chain[0]?.hash ?? ''), undefined)
+  await victim.p2p.syncIdle()
+  t.equal(victim.p2p.syncState(), 'synced', 'a peer that served nothing useful does not keep us syncing')
+})
+
+t.test('headers that check out but bodies that break the rules cost the peer too', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  await extend(victim.chain, 1)
+  const chain = privateChain(3) // block 2 carries an attestation with an out-of-bounds health figure
+  const rogue = await rogueServing(t, victim, chain)
+  await waitFor('the invalid body to be penalized', () => victim.p2p.score(rogue) === 50)
+  t.equal(victim.chain.getBlockMeta(chain[0]?.hash ?? '')?.status, 'side', 'the valid first block was stored as a side block')
+  t.equal(victim.chain.getBlockMeta(chain[1]?.hash ?? ''), undefined, 'the invalid block was not')
+  t.equal(victim.chain.tip().height, 1)
+})
+
+t.test('a body that is not the block the header named is malformed', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  const chain = privateChain(1)
+  const other = privateChain(1)
+  const rogue = await rogueServing(t, victim, chain, { blocks: async function * () { yield other[0] } })
+  await waitFor('the substituted body to be penalized', () => victim.p2p.score(rogue) === 25)
+  t.equal(victim.chain.tip().height, 0)
+})
