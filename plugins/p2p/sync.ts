@@ -133,7 +133,8 @@ export class Syncer {
     timer.unref()
     logger.info({ peer: peer.peerId, from: startHeight, to: peer.bestHeight }, 'sync started')
     try {
-      stored = await this.#download(peer, (n) => { meter.add(n) })
+      // counted as blocks connect, so a sync cut short still reports (and counts) its progress
+      await this.#download(peer, (n) => { stored += n; meter.add(n) })
     } catch (err) {
       this.#onSyncError(peer, err)
     } finally {
@@ -166,15 +167,14 @@ export class Syncer {
     }
   }
 
-  /** Returns how many blocks were newly stored. */
-  async #download (peer: PeerRecord, onBlocks: (n: number) => void): Promise<number> {
+  /** Downloads what the peer has beyond our chain; `onBlocks` hears how many blocks each chunk stored. */
+  async #download (peer: PeerRecord, onBlocks: (n: number) => void): Promise<void> {
     const o = this.#o
     const perRequest = o.headersPerRequest ?? LIMITS.maxHeadersPerResponse
     const maxPending = o.maxPendingHeaders ?? 100_000
     const checked = new Map<string, HeaderNode>()
     const lookup = (hash: string): HeaderNode | undefined => checked.get(hash) ?? metaNode(o.chain.getBlockMeta(hash))
     let pending: HeaderNode[] = []
-    let stored = 0
     let next = this.#requestHeaders(peer, buildLocator(o.chain), perRequest)
     for (;;) {
       const hexes = await next
@@ -197,14 +197,13 @@ export class Syncer {
       next = more ? this.#requestHeaders(peer, [last.hash, ...buildLocator(o.chain)].slice(0, LIMITS.maxLocatorLength), perRequest) : Promise.resolve([])
       next.catch(() => undefined)
       if (last.work > BigInt(o.chain.tip().work)) {
-        stored += await this.#fetchBodies(peer, pending, onBlocks)
+        await this.#fetchBodies(peer, pending, onBlocks)
         o.table.noteBlock(peer.peerId, last.height, last.hash, last.work)
         pending = []
         checked.clear()
       }
       if (!more) break
     }
-    return stored
   }
 
   async #requestHeaders (peer: PeerRecord, locator: string[], max: number): Promise<string[]> {
@@ -212,7 +211,7 @@ export class Syncer {
   }
 
   /** Downloads and processes the bodies of checked headers, a few requests ahead. */
-  async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void): Promise<number> {
+  async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void): Promise<void> {
     const size = this.#o.blocksPerRequest ?? 64
     const chunks: HeaderNode[][] = []
     for (let i = 0; i < headers.length; i += size) chunks.push(headers.slice(i, i + size))
@@ -226,23 +225,18 @@ export class Syncer {
     const refill = (): void => {
       while (requested < chunks.length && inFlight.length < PREFETCH_REQUESTS) inFlight.push(fetch(chunks[requested++] as HeaderNode[]))
     }
-    let stored = 0
     refill()
     for (const chunk of chunks) {
       const bodies = await (inFlight.shift() as Promise<unknown[]>)
       refill()
-      const n = await this.#process(chunk, bodies)
-      stored += n
-      onBlocks(n)
+      await this.#process(chunk, bodies, onBlocks)
       if (bodies.length < chunk.length) throw new SyncStop(`peer did not send block ${chunk[bodies.length]?.height ?? '?'}`)
       if (this.#o.signal.aborted) break
     }
-    return stored
   }
 
-  async #process (chunk: HeaderNode[], bodies: unknown[]): Promise<number> {
+  async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void): Promise<void> {
     const { chain } = this.#o
-    let stored = 0
     if (hasSyncFlag(chain)) chain.syncing = true
     for (const [i, body] of bodies.entries()) {
       const expected = chunk[i] as HeaderNode
@@ -256,13 +250,12 @@ export class Syncer {
       this.#o.markReceived(block.hash)
       try {
         const result = await chain.processBlock(block, 'peer')
-        if (result.status !== 'known') stored++
+        if (result.status !== 'known') onBlocks(1)
       } catch (err) {
         if (!(err instanceof BlockError)) throw err
         if (BENIGN_BLOCK_ERRORS.has(err.code)) throw new SyncStop(`block ${block.height}: ${err.message}`)
         throw new PeerFault(PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
       }
     }
-    return stored
   }
 }
