@@ -11,6 +11,7 @@ import type { KvStore } from './kv.ts'
 import type { ChainService } from './chain/chain-service.ts'
 import type { MempoolService } from './chain/mempool-service.ts'
 import type { WalletStore } from './wallet.ts'
+import type { AccountStore } from './accounts/store.ts'
 
 /** Bytes obtained from an entropy source, with what the attestation needs to name it. */
 export interface EntropyDraw {
@@ -67,6 +68,8 @@ export interface PeerService {
   syncState(): SyncState
 }
 
+export interface NameDirectory { nameOf(address: string): string | null }
+
 export interface Services {
   // kernel
   config: NodeConfig
@@ -88,4 +91,8 @@ export interface Services {
   peers: PeerService
   /** the public {base_url} server; plugins add routes during register, it listens on start */
   publicHttp: FastifyInstance
+  // messenger
+  /** admin state: pending queue, users, blocked names, sessions, invites, API tokens */
+  accounts: AccountStore
+  names: NameDirectory
 }

@@ -1,0 +1,35 @@
+// Transactions the node signs with wallets it holds: the faucet (node miner wallet) and chat
+// messages (users' custodial wallets). Nonce from the mempool so pending transactions chain;
+// the public key rides along until the chain has recorded it (DESIGN 3).
+import { signTransaction } from '../chain/tx.ts'
+import type { NetworkParams } from '../chain/params.ts'
+import type { Transaction, TxData } from '../chain/types.ts'
+import type { ChainService } from '../chain/chain-service.ts'
+import type { MempoolService } from '../chain/mempool-service.ts'
+import type { Wallet } from '../wallet.ts'
+
+export interface TxContext {
+  params: NetworkParams
+  chain: ChainService
+  mempool: MempoolService
+}
+
+/**
+ * Signs and admits a transaction from `wallet` paying the minimum fee. Synchronous from
+ * nonce to admission, so two concurrent callers can never pick the same nonce.
+ * Throws the mempool's TxError when it refuses.
+ */
+export function submitFromWallet (ctx: TxContext, wallet: Wallet, recipient: string, amountCoin: number, data: TxData): Transaction {
+  const payload: TxData = { ...data }
+  if (ctx.chain.getAccount(wallet.address).publicKey === null) payload.public_key = Buffer.from(wallet.publicKey).toString('hex')
+  const tx = signTransaction(ctx.params.chainId, {
+    sender: wallet.address,
+    recipient,
+    amount: amountCoin,
+    fee: ctx.params.minFeeCoin,
+    timestamp: Date.now() / 1000,
+    nonce: ctx.mempool.nextNonce(wallet.address),
+    data: payload
+  }, wallet.seed)
+  return ctx.mempool.add(tx)
+}

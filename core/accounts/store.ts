@@ -1,0 +1,442 @@
+// The admin state (SPEC 1, 2.7, 3): pending queue, approved users, blocked names, sessions,
+// invite codes and API tokens, shared by the messenger and admin plugins as the `accounts`
+// service. An in-memory mirror answers reads synchronously; every mutation runs under one
+// lock, is written to the admin database with `sync: true` and only then applied to the
+// mirror, so what a client was told has happened survives a restart or a SIGKILL.
+import type { Logger } from 'pino'
+import type { KvOp, KvStore } from '../kv.ts'
+import { jsonValue } from '../kv.ts'
+import { normalizeAddress } from '../chain/address.ts'
+import type { Faucet } from './faucet.ts'
+import { accountErrors } from './errors.ts'
+import { adminKey, ADMIN_PREFIXES } from './keys.ts'
+import type { AdminPrefix } from './keys.ts'
+import { isValidName, nameKey } from './names.ts'
+import {
+  API_TOKEN_RE, TOKEN_HASH_RE, hashSecret, newApiToken, newInviteCode, newLoginToken,
+  newSessionToken, newTokenId, secretsEqual
+} from './secrets.ts'
+import type {
+  ApiTokenListing, ApiTokenRecord, ApprovedUser, BlockedRecord, Invite, InviteRecord,
+  PendingRecord, PendingSignup, SessionRecord
+} from './types.ts'
+
+export const INVITE_MAX_USES = 10_000
+export const INVITE_DEFAULT_USES = 25
+export const TOKEN_LABEL_MAX = 64
+export const TOKEN_SCOPES = ['playground'] as const
+/** a session unused this long is dropped (its cookie expires at the same age) */
+export const SESSION_IDLE_SECONDS = 30 * 24 * 3600
+/** how stale last_seen / last_used_at may get before a read refreshes it on disk */
+const TOUCH_INTERVAL_SECONDS = 60
+
+export interface ProvisionedWallet { label: string; address: string; vmAddress: string }
+
+export interface AccountStoreOptions {
+  db: KvStore
+  /** creates a fresh custodial wallet for a newly approved user */
+  provisionWallet: (key: string) => ProvisionedWallet
+  faucet: Faucet
+  logger: Logger
+  now?: () => number
+}
+
+export type SignupResult =
+  | { status: 'pending'; signup: PendingSignup }
+  | { status: 'approved'; user: ApprovedUser; sessionToken: string; invite: Invite; faucetTx: string | null }
+
+export interface ApprovalResult { user: ApprovedUser; faucetTx: string | null }
+
+export interface TokenCreated { token: string; record: ApiTokenRecord }
+
+export interface TokenRevokeRequest { token?: unknown; token_hash?: unknown; id?: unknown }
+
+function inviteView (r: InviteRecord): Invite {
+  return { ...r, remaining: Math.max(0, r.max_uses - r.used) }
+}
+
+function tokenListing (r: ApiTokenRecord): ApiTokenListing {
+  const { token_hash: _hidden, ...listed } = r
+  return listed
+}
+
+export class AccountStore {
+  readonly #db: KvStore
+  readonly #opts: AccountStoreOptions
+  readonly #now: () => number
+  readonly #pending = new Map<string, PendingRecord>()
+  readonly #users = new Map<string, ApprovedUser>()
+  readonly #blocked = new Map<string, BlockedRecord>()
+  readonly #sessions = new Map<string, SessionRecord>()
+  readonly #invites = new Map<string, InviteRecord>()
+  readonly #tokens = new Map<string, ApiTokenRecord>()
+  /** wallet and VM address -> user key, for the name directory */
+  readonly #byAddress = new Map<string, string>()
+  #lock: Promise<unknown> = Promise.resolve()
+  #seq = 0
+
+  private constructor (opts: AccountStoreOptions) {
+    this.#db = opts.db
+    this.#opts = opts
+    this.#now = opts.now ?? (() => Date.now() / 1000)
+  }
+
+  static async open (opts: AccountStoreOptions): Promise<AccountStore> {
+    const store = new AccountStore(opts)
+    await store.#load()
+    return store
+  }
+
+  async #load (): Promise<void> {
+    const read = async <T>(prefix: AdminPrefix, into: (key: string, value: T) => void): Promise<void> => {
+      for await (const [k, v] of this.#db.entries({ gte: prefix, lt: `${prefix}\xff` })) into(k.slice(prefix.length), JSON.parse(v.toString('utf8')) as T)
+    }
+    await read<PendingRecord>('pending:', (k, v) => { this.#pending.set(k, v); this.#seq = Math.max(this.#seq, v.seq) })
+    await read<ApprovedUser>('user:', (k, v) => { this.#setUser(k, v) })
+    await read<BlockedRecord>('blocked:', (k, v) => this.#blocked.set(k, v))
+    await read<SessionRecord>('session:', (k, v) => this.#sessions.set(k, v))
+    await read<InviteRecord>('invite:', (k, v) => this.#invites.set(k, v))
+    await read<ApiTokenRecord>('token:', (k, v) => this.#tokens.set(k, v))
+    const stale = [...this.#sessions.values()].filter((s) => !this.#sessionLive(s))
+    if (stale.length > 0) {
+      await this.#commit(stale.map((s) => ({ type: 'del', key: adminKey.session(s.token_hash) })))
+      for (const s of stale) this.#sessions.delete(s.token_hash)
+    }
+    this.#opts.logger.info({ pending: this.#pending.size, users: this.#users.size, blocked: this.#blocked.size, sessions: this.#sessions.size, invites: this.#invites.size, tokens: this.#tokens.size, prefixes: ADMIN_PREFIXES.length }, 'admin state loaded')
+  }
+
+  // ---- reads (synchronous, from the mirror)
+
+  pendingList (): PendingSignup[] {
+    return [...this.#pending.values()].sort((a, b) => a.seq - b.seq).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip }))
+  }
+
+  users (): ApprovedUser[] {
+    return [...this.#users.values()].sort((a, b) => a.joined_at - b.joined_at)
+  }
+
+  user (name: string): ApprovedUser | undefined { return this.#users.get(nameKey(name)) }
+
+  blockedList (): BlockedRecord[] {
+    return [...this.#blocked.values()].sort((a, b) => a.blocked_at - b.blocked_at)
+  }
+
+  isBlocked (name: string): boolean { return this.#blocked.has(nameKey(name)) }
+
+  invites (): Invite[] {
+    return [...this.#invites.values()].sort((a, b) => a.created_at - b.created_at).map(inviteView)
+  }
+
+  tokens (): ApiTokenListing[] {
+    return [...this.#tokens.values()].sort((a, b) => a.created_at - b.created_at).map(tokenListing)
+  }
+
+  /** the approved user behind a wallet (32-hex) or VM (40-hex) address */
+  userByAddress (address: string): ApprovedUser | undefined {
+    const norm = normalizeAddress(address)
+    const key = norm === null ? undefined : this.#byAddress.get(norm.address)
+    return key === undefined ? undefined : this.#users.get(key)
+  }
+
+  /** The approved user a session cookie belongs to; refreshes last_seen now and then. */
+  sessionUser (token: string | undefined): ApprovedUser | undefined {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 256) return undefined
+    const session = this.#sessions.get(hashSecret(token))
+    if (session === undefined || !this.#sessionLive(session)) return undefined
+    const user = this.#users.get(session.name)
+    if (user === undefined) return undefined
+    if (this.#now() - session.last_seen > TOUCH_INTERVAL_SECONDS) this.#touchSession(session.token_hash)
+    return user
+  }
+
+  /** whether a session (by its hash) still stands; the stream rechecks open connections */
+  sessionActive (tokenHash: string): boolean {
+    const s = this.#sessions.get(tokenHash)
+    return s !== undefined && this.#users.has(s.name) && this.#sessionLive(s)
+  }
+
+  /** The approved user an API token acts as, if the token is active and has the scope. */
+  authenticateApiToken (token: string | undefined, scope: string = 'playground'): ApprovedUser | undefined {
+    if (typeof token !== 'string' || !API_TOKEN_RE.test(token)) return undefined
+    const hash = hashSecret(token)
+    const record = this.#tokens.get(hash)
+    if (record === undefined || record.revoked_at !== null || !record.scope.split(',').includes(scope)) return undefined
+    const user = this.#users.get(nameKey(record.name))
+    if (user === undefined) return undefined
+    if (record.last_used_at === null || this.#now() - record.last_used_at > TOUCH_INTERVAL_SECONDS) this.#touchToken(hash)
+    return user
+  }
+
+  // ---- mutations (serialized, written synchronously before they take effect)
+
+  async signup (input: { name: unknown; inviteCode?: unknown; ip: string }): Promise<SignupResult> {
+    if (!isValidName(input.name)) throw accountErrors.nameInvalid()
+    const name = input.name
+    const code = typeof input.inviteCode === 'string' && input.inviteCode.trim().length > 0 ? input.inviteCode.trim().toUpperCase() : null
+    if (input.inviteCode !== undefined && input.inviteCode !== null && typeof input.inviteCode !== 'string') throw accountErrors.inviteInvalid()
+    return await this.#mutate(async () => {
+      const key = nameKey(name)
+      if (this.#blocked.has(key)) throw accountErrors.nameBlocked()
+      if (this.#users.has(key) || this.#pending.has(key)) throw accountErrors.nameTaken()
+      const now = this.#now()
+      if (code === null) {
+        const record: PendingRecord = { name, signed_up_at: now, ip: input.ip, seq: this.#seq + 1 }
+        await this.#commit([{ type: 'put', key: adminKey.pending(key), value: jsonValue(record) }])
+        this.#seq = record.seq
+        this.#pending.set(key, record)
+        return { status: 'pending', signup: { name, signed_up_at: now, ip: input.ip } }
+      }
+      const invite = this.#invites.get(code)
+      if (invite === undefined || invite.revoked) throw accountErrors.inviteInvalid()
+      if (invite.used >= invite.max_uses) throw accountErrors.inviteExhausted()
+      const user = this.#newUser(key, name, code)
+      const used: InviteRecord = { ...invite, used: invite.used + 1 }
+      const session = this.#newSession(key)
+      await this.#commit([
+        { type: 'put', key: adminKey.user(key), value: jsonValue(user) },
+        { type: 'put', key: adminKey.invite(code), value: jsonValue(used) },
+        { type: 'put', key: adminKey.session(session.record.token_hash), value: jsonValue(session.record) }
+      ])
+      this.#setUser(key, user)
+      this.#invites.set(code, used)
+      this.#sessions.set(session.record.token_hash, session.record)
+      const faucetTx = this.#opts.faucet(user.address)
+      return { status: 'approved', user, sessionToken: session.token, invite: inviteView(used), faucetTx }
+    })
+  }
+
+  async approve (name: unknown): Promise<ApprovalResult> {
+    const label = this.#requireName(name)
+    return await this.#mutate(async () => {
+      const key = nameKey(label)
+      const pending = this.#pending.get(key)
+      if (pending === undefined) throw accountErrors.notPending(label)
+      const user = this.#newUser(key, pending.name, null)
+      await this.#commit([
+        { type: 'del', key: adminKey.pending(key) },
+        { type: 'put', key: adminKey.user(key), value: jsonValue(user) }
+      ])
+      this.#pending.delete(key)
+      this.#setUser(key, user)
+      return { user, faucetTx: this.#opts.faucet(user.address) }
+    })
+  }
+
+  /** Blocks a name (pending, approved or not yet seen): its sessions end, its API tokens are revoked. */
+  async block (name: unknown, reason?: unknown): Promise<BlockedRecord> {
+    const label = this.#requireName(name)
+    if (reason !== undefined && reason !== null && (typeof reason !== 'string' || reason.length > 512)) throw accountErrors.badField('reason must be a string of at most 512 chars')
+    return await this.#mutate(async () => {
+      const key = nameKey(label)
+      const now = this.#now()
+      const earlier = this.#blocked.get(key)
+      const display = this.#users.get(key)?.name ?? this.#pending.get(key)?.name ?? earlier?.name ?? label
+      const record: BlockedRecord = { name: display, blocked_at: earlier?.blocked_at ?? now }
+      const why = typeof reason === 'string' && reason.length > 0 ? reason : earlier?.reason
+      if (why !== undefined) record.reason = why
+      const sessions = [...this.#sessions.values()].filter((s) => s.name === key)
+      const tokens = [...this.#tokens.values()].filter((t) => nameKey(t.name) === key && t.revoked_at === null).map((t) => ({ ...t, revoked_at: now }))
+      await this.#commit([
+        { type: 'del', key: adminKey.pending(key) },
+        { type: 'del', key: adminKey.user(key) },
+        { type: 'put', key: adminKey.blocked(key), value: jsonValue(record) },
+        ...sessions.map((s): KvOp => ({ type: 'del', key: adminKey.session(s.token_hash) })),
+        ...tokens.map((t): KvOp => ({ type: 'put', key: adminKey.token(t.token_hash), value: jsonValue(t) }))
+      ])
+      this.#pending.delete(key)
+      this.#deleteUser(key)
+      this.#blocked.set(key, record)
+      for (const s of sessions) this.#sessions.delete(s.token_hash)
+      for (const t of tokens) this.#tokens.set(t.token_hash, t)
+      return record
+    })
+  }
+
+  async unblock (name: unknown): Promise<BlockedRecord> {
+    const label = this.#requireName(name)
+    return await this.#mutate(async () => {
+      const key = nameKey(label)
+      const record = this.#blocked.get(key)
+      if (record === undefined) throw accountErrors.notBlocked()
+      await this.#commit([{ type: 'del', key: adminKey.blocked(key) }])
+      this.#blocked.delete(key)
+      return record
+    })
+  }
+
+  /** Redeems a login token; returns the user and a new session token. */
+  async login (name: unknown, token: unknown): Promise<{ user: ApprovedUser; sessionToken: string }> {
+    if (typeof name !== 'string' || typeof token !== 'string' || name.length === 0 || token.length === 0) throw accountErrors.loginMissing()
+    return await this.#mutate(async () => {
+      const key = nameKey(name)
+      if (this.#blocked.has(key)) throw accountErrors.loginBlocked()
+      const user = this.#users.get(key)
+      // compare even for an unknown name, so timing does not tell which names exist
+      const match = secretsEqual(token, user?.login_token ?? '')
+      if (user === undefined || !match) throw accountErrors.loginFailed()
+      const session = this.#newSession(key)
+      await this.#commit([{ type: 'put', key: adminKey.session(session.record.token_hash), value: jsonValue(session.record) }])
+      this.#sessions.set(session.record.token_hash, session.record)
+      return { user, sessionToken: session.token }
+    })
+  }
+
+  /** Ends one session (logout). */
+  async endSession (token: string): Promise<void> {
+    const hash = hashSecret(token)
+    await this.#mutate(async () => {
+      if (!this.#sessions.has(hash)) return
+      await this.#commit([{ type: 'del', key: adminKey.session(hash) }])
+      this.#sessions.delete(hash)
+    })
+  }
+
+  async createInvite (maxUses: unknown = INVITE_DEFAULT_USES): Promise<Invite> {
+    const uses = maxUses === undefined || maxUses === null ? INVITE_DEFAULT_USES : maxUses
+    if (typeof uses !== 'number' || !Number.isInteger(uses) || uses < 1 || uses > INVITE_MAX_USES) throw accountErrors.badField(`max_uses must be an integer 1-${INVITE_MAX_USES}`)
+    return await this.#mutate(async () => {
+      let code = newInviteCode()
+      while (this.#invites.has(code)) code = newInviteCode()
+      const record: InviteRecord = { code, max_uses: uses, used: 0, created_at: this.#now(), revoked: false }
+      await this.#commit([{ type: 'put', key: adminKey.invite(code), value: jsonValue(record) }])
+      this.#invites.set(code, record)
+      return inviteView(record)
+    })
+  }
+
+  async revokeInvite (code: unknown): Promise<Invite> {
+    if (typeof code !== 'string' || code.trim().length === 0) throw accountErrors.badField('code is required')
+    const wanted = code.trim().toUpperCase()
+    return await this.#mutate(async () => {
+      const invite = this.#invites.get(wanted)
+      if (invite === undefined) throw accountErrors.unknownInvite()
+      if (invite.revoked) return inviteView(invite)
+      const revoked: InviteRecord = { ...invite, revoked: true }
+      await this.#commit([{ type: 'put', key: adminKey.invite(wanted), value: jsonValue(revoked) }])
+      this.#invites.set(wanted, revoked)
+      return inviteView(revoked)
+    })
+  }
+
+  async createToken (input: { label: unknown; name: unknown; scope?: unknown }): Promise<TokenCreated> {
+    const { label, name } = input
+    if (typeof label !== 'string' || label.length < 1 || label.length > TOKEN_LABEL_MAX) throw accountErrors.badField(`label must be 1-${TOKEN_LABEL_MAX} chars`)
+    if (typeof name !== 'string' || name.length === 0) throw accountErrors.badField('name is required')
+    const scope = this.#scope(input.scope)
+    return await this.#mutate(async () => {
+      const user = this.#users.get(nameKey(name))
+      if (user === undefined) throw accountErrors.unknownUser(name)
+      const token = newApiToken()
+      const record: ApiTokenRecord = { id: newTokenId(), token_hash: hashSecret(token), label, name: user.name, scope, created_at: this.#now(), last_used_at: null, revoked_at: null }
+      await this.#commit([{ type: 'put', key: adminKey.token(record.token_hash), value: jsonValue(record) }])
+      this.#tokens.set(record.token_hash, record)
+      return { token, record }
+    })
+  }
+
+  /** Revokes by raw token, by token_hash, or by the listing's id. */
+  async revokeToken (req: TokenRevokeRequest): Promise<ApiTokenRecord> {
+    const hash = this.#tokenHashOf(req)
+    return await this.#mutate(async () => {
+      const record = hash === undefined ? undefined : this.#tokens.get(hash)
+      if (record === undefined) throw accountErrors.unknownToken()
+      if (record.revoked_at !== null) return record
+      const revoked: ApiTokenRecord = { ...record, revoked_at: this.#now() }
+      await this.#commit([{ type: 'put', key: adminKey.token(revoked.token_hash), value: jsonValue(revoked) }])
+      this.#tokens.set(revoked.token_hash, revoked)
+      return revoked
+    })
+  }
+
+  // ---- internals
+
+  #mutate<T> (fn: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(fn)
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  async #commit (ops: KvOp[]): Promise<void> {
+    await this.#db.write(ops, { sync: true })
+  }
+
+  #requireName (name: unknown): string {
+    if (typeof name !== 'string' || name.length === 0) throw accountErrors.badField('name is required')
+    if (!isValidName(name)) throw accountErrors.nameInvalid()
+    return name
+  }
+
+  #scope (scope: unknown): string {
+    if (scope === undefined || scope === null || scope === '') return 'playground'
+    if (typeof scope !== 'string') throw accountErrors.badField('scope must be a comma-separated string')
+    const parts = [...new Set(scope.split(',').map((s) => s.trim()).filter((s) => s.length > 0))]
+    const unknown = parts.filter((p) => !(TOKEN_SCOPES as readonly string[]).includes(p))
+    if (parts.length === 0 || unknown.length > 0) throw accountErrors.badField(`unknown scope: ${unknown.join(',') || scope} (recognized: ${TOKEN_SCOPES.join(', ')})`)
+    return parts.join(',')
+  }
+
+  #tokenHashOf (req: TokenRevokeRequest): string | undefined {
+    if (typeof req.token === 'string' && req.token.length > 0) return hashSecret(req.token)
+    if (typeof req.token_hash === 'string' && req.token_hash.length > 0) {
+      const h = req.token_hash.toLowerCase()
+      if (!TOKEN_HASH_RE.test(h)) throw accountErrors.badField('token_hash must be 64 hex chars')
+      return h
+    }
+    if (typeof req.id === 'string' && req.id.length > 0) return [...this.#tokens.values()].find((t) => t.id === req.id)?.token_hash
+    throw accountErrors.badField('token or token_hash required')
+  }
+
+  #newUser (key: string, name: string, inviteCode: string | null): ApprovedUser {
+    const wallet = this.#opts.provisionWallet(key)
+    return { name, address: wallet.address, vm_address: wallet.vmAddress, wallet: wallet.label, joined_at: this.#now(), login_token: newLoginToken(), invite_code: inviteCode }
+  }
+
+  #newSession (key: string): { token: string; record: SessionRecord } {
+    const token = newSessionToken()
+    const now = this.#now()
+    return { token, record: { token_hash: hashSecret(token), name: key, created_at: now, last_seen: now } }
+  }
+
+  #sessionLive (s: SessionRecord): boolean { return this.#now() - s.last_seen < SESSION_IDLE_SECONDS }
+
+  #setUser (key: string, user: ApprovedUser): void {
+    this.#users.set(key, user)
+    this.#byAddress.set(user.address, key)
+    this.#byAddress.set(user.vm_address, key)
+  }
+
+  #deleteUser (key: string): void {
+    const user = this.#users.get(key)
+    if (user === undefined) return
+    this.#users.delete(key)
+    this.#byAddress.delete(user.address)
+    this.#byAddress.delete(user.vm_address)
+  }
+
+  #touchSession (hash: string): void {
+    const now = this.#now()
+    const current = this.#sessions.get(hash)
+    if (current !== undefined) this.#sessions.set(hash, { ...current, last_seen: now })
+    this.#background(async () => {
+      const s = this.#sessions.get(hash)
+      if (s === undefined) return
+      await this.#commit([{ type: 'put', key: adminKey.session(hash), value: jsonValue(s) }])
+    })
+  }
+
+  #touchToken (hash: string): void {
+    const now = this.#now()
+    const current = this.#tokens.get(hash)
+    if (current !== undefined) this.#tokens.set(hash, { ...current, last_used_at: now })
+    this.#background(async () => {
+      const t = this.#tokens.get(hash)
+      if (t === undefined) return
+      await this.#commit([{ type: 'put', key: adminKey.token(hash), value: jsonValue(t) }])
+    })
+  }
+
+  /** bookkeeping writes go through the lock too, so they can never resurrect a deleted record */
+  #background (fn: () => Promise<void>): void {
+    this.#mutate(fn).catch((err: unknown) => { this.#opts.logger.warn({ err }, 'admin bookkeeping write failed') })
+  }
+}
