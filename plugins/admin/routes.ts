@@ -1,0 +1,109 @@
+// Admin endpoints (SPEC 4.4). Every mutation is durable before its response (the accounts
+// store writes synchronously); unknown targets answer 404 {"error": "<what is unknown>"}.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { bohmToCoin } from '../../core/chain/money.ts'
+import type { ChainService } from '../../core/chain/chain-service.ts'
+import type { AccountStore } from '../../core/accounts/store.ts'
+import { INVITE_DEFAULT_USES, INVITE_MAX_USES } from '../../core/accounts/store.ts'
+import { toHttpError } from '../../core/accounts/errors.ts'
+
+export interface AdminDeps {
+  accounts: AccountStore
+  chain: ChainService
+}
+
+type Body = Record<string, unknown>
+const bodyOf = (request: FastifyRequest): Body =>
+  request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body as Body : {}
+
+async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    throw toHttpError(err)
+  }
+}
+
+/** max_uses may arrive as a number or, from a form, as digits */
+function usesOf (v: unknown): unknown {
+  return typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : v
+}
+
+function signupUrl (request: FastifyRequest, code: string): string {
+  return `${request.protocol}://${request.host}/?invite=${encodeURIComponent(code)}`
+}
+
+/** Documents a JSON body for OpenAPI without validating it: the handlers check the fields so
+ *  that a wrong body gets the spec's exact error text, not a schema message. */
+function bodyDoc (fields: Record<string, string>): { description: string } {
+  return { description: `JSON object: ${Object.entries(fields).map(([k, v]) => `${k} (${v})`).join(', ')}` }
+}
+
+const tags = ['admin']
+const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
+const nameBody = bodyDoc({ name: 'user name' })
+const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema }
+
+export function registerAdminRoutes (app: FastifyInstance, { accounts, chain }: AdminDeps): void {
+  app.get('/api/admin/pending', { schema: { tags, summary: 'pending signups, oldest first', response: errors } }, async () => ({ pending: accounts.pendingList() }))
+
+  app.post('/api/admin/approve', { schema: { tags, summary: 'approve a pending signup: wallet, 100-coin faucet drip, login token', body: nameBody, response: errors } }, async (request) => {
+    const { user, faucetTx } = await accountCall(() => accounts.approve(bodyOf(request).name))
+    return { status: 'approved', name: user.name, address: user.address, login_token: user.login_token, faucet_tx: faucetTx }
+  })
+
+  app.post('/api/admin/block', {
+    schema: { tags, summary: 'block a name: removes it from pending and approved, ends its sessions', body: bodyDoc({ name: 'user name', reason: 'optional, kept for the audit trail' }), response: errors }
+  }, async (request) => {
+    const body = bodyOf(request)
+    const record = await accountCall(() => accounts.block(body.name, body.reason))
+    return { status: 'blocked', name: record.name }
+  })
+
+  app.post('/api/admin/unblock', { schema: { tags, summary: 'unblock a name (it must sign up again)', body: nameBody, response: errors } }, async (request) => {
+    const record = await accountCall(() => accounts.unblock(bodyOf(request).name))
+    return { status: 'unblocked', name: record.name }
+  })
+
+  app.get('/api/admin/users', { schema: { tags, summary: 'approved users (with login tokens) and blocked names', response: errors } }, async () => ({
+    users: accounts.users().map((u) => ({ name: u.name, address: u.address, balance: bohmToCoin(chain.getAccount(u.address).balance), joined_at: u.joined_at, login_token: u.login_token })),
+    blocked: accounts.blockedList()
+  }))
+
+  app.post('/api/admin/invites/create', {
+    schema: { tags, summary: 'create an invite code', body: bodyDoc({ max_uses: `integer 1-${INVITE_MAX_USES}, default ${INVITE_DEFAULT_USES}` }), response: errors }
+  }, async (request) => {
+    const invite = await accountCall(() => accounts.createInvite(usesOf(bodyOf(request).max_uses)))
+    return { code: invite.code, max_uses: invite.max_uses, signup_url: signupUrl(request, invite.code) }
+  })
+
+  app.get('/api/admin/invites', { schema: { tags, summary: 'every invite code ever issued', response: errors } }, async () => ({ invites: accounts.invites() }))
+
+  app.post('/api/admin/invites/revoke', { schema: { tags, summary: 'revoke an invite code', body: bodyDoc({ code: 'CODE-XXXXXX' }), response: errors } }, async (request) => {
+    const invite = await accountCall(() => accounts.revokeInvite(bodyOf(request).code))
+    return { status: 'revoked', code: invite.code }
+  })
+
+  app.post('/api/admin/tokens/create', {
+    schema: {
+      tags,
+      summary: 'create an API token for an approved user; the raw token is returned once',
+      body: bodyDoc({ label: '1-64 chars', name: 'approved user the token acts as', scope: 'comma-separated, default playground' }),
+      response: errors
+    }
+  }, async (request) => {
+    const body = bodyOf(request)
+    const { token, record } = await accountCall(() => accounts.createToken({ label: body.label, name: body.name, scope: body.scope }))
+    return { token, id: record.id, label: record.label, name: record.name, scope: record.scope, note: 'store this token now: only its hash is kept, it cannot be shown again' }
+  })
+
+  app.get('/api/admin/tokens', { schema: { tags, summary: 'API token records (never the token or its hash)', response: errors } }, async () => ({ tokens: accounts.tokens() }))
+
+  app.post('/api/admin/tokens/revoke', {
+    schema: { tags, summary: 'revoke an API token by raw token, token_hash or listing id', body: bodyDoc({ token: 'raw token', token_hash: '64 hex', id: 'id from the listing' }), response: errors }
+  }, async (request) => {
+    const body = bodyOf(request)
+    const record = await accountCall(() => accounts.revokeToken({ token: body.token, token_hash: body.token_hash, id: body.id }))
+    return { status: 'revoked', token_hash: record.token_hash }
+  })
+}

@@ -1,0 +1,66 @@
+// Messenger (SPEC 4.3): signup, login, chat over zero-amount transfers, the landing page.
+// Provides the admin state as the `accounts` service (the admin plugin needs it) and the
+// `names` directory (approved users' display names by address).
+import { definePlugin } from '../../core/plugin.ts'
+import { AccountStore } from '../../core/accounts/store.ts'
+import { createFaucet } from '../../core/accounts/faucet.ts'
+import { createNameDirectory } from '../../core/accounts/name-directory.ts'
+import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import { randomSuffix } from '../../core/accounts/secrets.ts'
+import { AddressRateLimit } from './rate-limit.ts'
+import { registerMessengerRoutes } from './routes.ts'
+import { registerChatPage } from './pages.ts'
+
+interface MessengerConfig {
+  /** set the Secure flag on the session cookie (when served over TLS behind a proxy) */
+  secureCookie: boolean
+  /** SPEC 8: one message per this many seconds per address */
+  messageIntervalSeconds: number
+}
+
+export default definePlugin<MessengerConfig>({
+  name: 'messenger',
+  description: 'signup, login, chat messages as signed zero-amount transfers, landing page',
+  provides: ['accounts', 'names'],
+  needs: ['adminDb', 'wallets', 'chain', 'mempool', 'publicHttp'],
+  configSchema: {
+    properties: {
+      secureCookie: { type: 'boolean', default: false },
+      messageIntervalSeconds: { type: 'number', minimum: 0, default: 5 }
+    },
+    additionalProperties: false
+  },
+  async register (ctx) {
+    const wallets = ctx.resolve('wallets')
+    const chain = ctx.resolve('chain')
+    const mempool = ctx.resolve('mempool')
+    const txContext = { params: ctx.params, chain, mempool }
+    const accounts = await AccountStore.open({
+      db: ctx.resolve('adminDb'),
+      logger: ctx.logger,
+      faucet: createFaucet({ ...txContext, wallets, logger: ctx.logger }),
+      // a unique label per approval: a re-signup after unblock gets a fresh wallet and the
+      // old wallet file stays on disk
+      provisionWallet: (key) => {
+        const label = `u-${key}-${randomSuffix()}`
+        const w = wallets.create(label)
+        return { label, address: w.address, vmAddress: w.vmAddress }
+      }
+    })
+    const names = createNameDirectory(accounts, ctx.params.foundationAddress)
+    ctx.provide('accounts', accounts)
+    ctx.provide('names', names)
+
+    const app = ctx.resolve('publicHttp')
+    await ensureCookieSupport(app)
+    registerMessengerRoutes(app, {
+      ...txContext,
+      accounts,
+      names,
+      wallets,
+      limiter: new AddressRateLimit(ctx.config.messageIntervalSeconds),
+      secureCookie: ctx.config.secureCookie
+    })
+    await registerChatPage(app, accounts, ctx.config.secureCookie)
+  }
+})

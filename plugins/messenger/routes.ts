@@ -1,0 +1,127 @@
+// Messenger endpoints (SPEC 4.3): signup, login, me, send, messages. Bodies are checked in
+// the handlers, not by schema, because the spec fixes the exact error texts.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { HttpError } from '../../core/http.ts'
+import { bohmToCoin } from '../../core/chain/money.ts'
+import type { ChainService } from '../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import type { NameDirectory } from '../../core/services.ts'
+import type { AccountStore } from '../../core/accounts/store.ts'
+import type { ApprovedUser } from '../../core/accounts/types.ts'
+import { toHttpError } from '../../core/accounts/errors.ts'
+import { clearSessionCookie, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
+import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
+import { sendMessage } from './send.ts'
+import type { SendDeps } from './send.ts'
+
+export interface MessengerDeps extends SendDeps {
+  accounts: AccountStore
+  names: NameDirectory
+  chain: ChainService
+  mempool: MempoolService
+  secureCookie: boolean
+}
+
+type Body = Record<string, unknown>
+const bodyOf = (request: FastifyRequest): Body =>
+  request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body as Body : {}
+
+const NO_SESSION = 'no session present'
+
+/** Documents a JSON body for OpenAPI without validating it: the handlers check the fields so
+ *  that a wrong body gets the spec's exact error text, not a schema message. */
+function bodyDoc (fields: Record<string, string>): { description: string } {
+  return { description: `JSON object: ${Object.entries(fields).map(([k, v]) => `${k} (${v})`).join(', ')}` }
+}
+
+const tags = ['messenger']
+const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
+
+export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
+  const user = sessionUser(accounts, request)
+  if (user === undefined) throw new HttpError(401, NO_SESSION)
+  return user
+}
+
+async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    throw toHttpError(err)
+  }
+}
+
+export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDeps): void {
+  const { accounts } = deps
+
+  app.post('/api/signup', {
+    schema: {
+      tags,
+      summary: 'sign up: queued for admin approval, or approved at once with a valid invite code',
+      body: bodyDoc({ name: '2-32 chars of A-Z a-z 0-9 _ -', invite_code: 'optional invite code CODE-XXXXXX' }),
+      response: { 400: errorSchema, 403: errorSchema, 409: errorSchema }
+    }
+  }, async (request, reply) => {
+    const body = bodyOf(request)
+    const result = await accountCall(() => accounts.signup({ name: body.name, inviteCode: body.invite_code, ip: request.ip }))
+    if (result.status === 'pending') {
+      return { status: 'pending', message: `signup received: ${result.signup.name} is waiting for an admin to approve it` }
+    }
+    setSessionCookie(reply, result.sessionToken, deps.secureCookie)
+    const u = result.user
+    return { status: 'approved', auto: true, name: u.name, address: u.address, login_token: u.login_token, invite_code: result.invite.code, faucet_tx: result.faucetTx }
+  })
+
+  app.post('/api/login', {
+    schema: {
+      tags,
+      summary: 'redeem a login token for a session cookie',
+      body: bodyDoc({ name: 'user name', token: 'login token' }),
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema }
+    }
+  }, async (request, reply) => {
+    const body = bodyOf(request)
+    const { user, sessionToken } = await accountCall(() => accounts.login(body.name, body.token))
+    setSessionCookie(reply, sessionToken, deps.secureCookie)
+    return { status: 'ok', name: user.name }
+  })
+
+  app.post('/api/logout', { schema: { tags, summary: 'end this session' } }, async (request, reply) => {
+    const token = sessionTokenOf(request)
+    if (token !== undefined) await accounts.endSession(token)
+    clearSessionCookie(reply)
+    return { status: 'ok' }
+  })
+
+  app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
+    const user = requireSession(accounts, request)
+    return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance) }
+  })
+
+  app.post('/api/send', {
+    schema: {
+      tags,
+      summary: 'send a chat message: a zero-amount transfer to yourself signed with your wallet, text in data.memo',
+      body: bodyDoc({ text: '1-512 chars' }),
+      response: { 400: errorSchema, 401: errorSchema, 429: errorSchema }
+    }
+  }, async (request) => {
+    const user = requireSession(accounts, request)
+    const tx = sendMessage(deps, user, bodyOf(request).text)
+    return { status: 'submitted', tx_id: tx.transaction_id, pending: true }
+  })
+
+  app.get('/api/messages', {
+    schema: {
+      tags,
+      summary: 'chat messages, confirmed and pending, newest first',
+      querystring: { type: 'object', properties: { limit: { type: 'integer', description: `default 50, at most ${MESSAGES_MAX_LIMIT}` } } },
+      response: { 401: errorSchema }
+    }
+  }, async (request) => {
+    requireSession(accounts, request)
+    const { limit } = request.query as { limit?: number }
+    const messages = await recentMessages(deps, messageLimit(limit))
+    return { count: messages.length, messages }
+  })
+}

@@ -1,0 +1,255 @@
+// The chat landing page: sign up (queued, or at once with an invite code), log in with a
+// login token or a login link (/?name=&token=), send messages, and watch the room live over
+// the event stream (GET /api/stream), re-querying GET /api/messages after a reconnect.
+
+const $ = (id) => document.getElementById(id)
+const MESSAGE_LIMIT = 100
+
+const state = {
+  me: null,
+  /** tx_id prefix (16 chars) -> message */
+  messages: new Map(),
+  stream: null,
+  streamBroken: false,
+  balanceTimer: null
+}
+
+async function api (method, url, body) {
+  const res = await fetch(url, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  let data = null
+  try { data = await res.json() } catch { data = null }
+  return { ok: res.ok, status: res.status, data }
+}
+
+function say (el, text, kind) {
+  el.textContent = text
+  el.className = `result ${kind ?? ''}`
+}
+
+function notice (text, kind) {
+  const el = $('notice')
+  el.textContent = text
+  el.className = `notice ${kind ?? ''}`
+  el.hidden = text === ''
+}
+
+function loginLinkOf (name, token) {
+  const url = new URL('/', location.origin)
+  url.searchParams.set('name', name)
+  url.searchParams.set('token', token)
+  return url.toString()
+}
+
+function showLoginLink (name, token) {
+  const link = loginLinkOf(name, token)
+  $('login-link').href = link
+  $('login-link').textContent = link
+  $('login-link-box').hidden = false
+}
+
+// ---- messages
+
+function formatTime (ts) {
+  return new Date(ts * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
+}
+
+function upsertMessage (m) {
+  const known = state.messages.get(m.tx_id)
+  // a confirmed message never goes back to pending in the view
+  if (known !== undefined && known.status === 'confirmed' && m.status === 'pending') return
+  state.messages.set(m.tx_id, m)
+}
+
+function renderMessages () {
+  const list = $('messages')
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40
+  const sorted = [...state.messages.values()].sort((a, b) => a.timestamp - b.timestamp)
+  list.replaceChildren(...sorted.map((m) => {
+    const li = document.createElement('li')
+    li.dataset.txId = m.tx_id
+    li.dataset.status = m.status
+    const who = document.createElement('span')
+    who.className = 'who'
+    who.textContent = m.sender
+    who.title = m.address
+    const when = document.createElement('span')
+    when.className = 'meta'
+    when.textContent = formatTime(m.timestamp)
+    const status = document.createElement('span')
+    status.className = 'meta status'
+    status.textContent = m.status === 'confirmed' ? `block ${m.block}` : 'pending'
+    const text = document.createElement('span')
+    text.className = 'text'
+    text.textContent = m.text
+    li.append(who, when, status, text)
+    return li
+  }))
+  if (sorted.length === 0) {
+    const empty = document.createElement('li')
+    empty.className = 'empty'
+    empty.textContent = 'No messages yet. Say hello!'
+    list.append(empty)
+  }
+  if (atBottom) list.scrollTop = list.scrollHeight
+}
+
+async function loadMessages () {
+  const r = await api('GET', `/api/messages?limit=${MESSAGE_LIMIT}`)
+  if (r.status === 401) return signedOut()
+  if (!r.ok) return
+  for (const m of r.data.messages) upsertMessage(m)
+  renderMessages()
+}
+
+// ---- live updates
+
+function connectStream () {
+  if (state.stream !== null) state.stream.close()
+  const es = new EventSource('/api/stream?types=message')
+  state.stream = es
+  es.onopen = () => {
+    $('stream-state').textContent = 'live'
+    // after a drop, catch up on what the stream could not deliver (SPEC 6 rule 4)
+    if (state.streamBroken) { state.streamBroken = false; loadMessages() }
+  }
+  es.onmessage = (ev) => {
+    let event
+    try { event = JSON.parse(ev.data) } catch { return }
+    if (event.type !== 'message') return
+    upsertMessage(event.msg)
+    renderMessages()
+    if (state.me !== null && event.msg.address === state.me.address) refreshBalance()
+  }
+  es.onerror = () => {
+    state.streamBroken = true
+    $('stream-state').textContent = 'reconnecting…'
+    // EventSource gives up for good on a non-2xx answer (e.g. the session ended)
+    if (es.readyState === EventSource.CLOSED) setTimeout(() => { if (state.me !== null) refreshMe() }, 3000)
+  }
+}
+
+// ---- session
+
+async function refreshBalance () {
+  const r = await api('GET', '/api/me')
+  if (r.ok) $('me-balance').textContent = String(r.data.balance)
+}
+
+function signedIn (me) {
+  state.me = me
+  $('me-name').textContent = me.name
+  $('me-balance').textContent = String(me.balance)
+  $('me-address').textContent = me.address
+  $('me').hidden = false
+  $('welcome').hidden = true
+  $('chat').hidden = false
+  loadMessages()
+  connectStream()
+  if (state.balanceTimer === null) state.balanceTimer = setInterval(refreshBalance, 15000)
+}
+
+function signedOut () {
+  state.me = null
+  if (state.stream !== null) { state.stream.close(); state.stream = null }
+  if (state.balanceTimer !== null) { clearInterval(state.balanceTimer); state.balanceTimer = null }
+  state.messages.clear()
+  $('me').hidden = true
+  $('chat').hidden = true
+  $('welcome').hidden = false
+}
+
+async function refreshMe () {
+  const r = await api('GET', '/api/me')
+  if (r.ok) signedIn(r.data)
+  else signedOut()
+  return r.ok ? r.data : null
+}
+
+// ---- forms
+
+$('signup-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault()
+  const out = $('signup-result')
+  const name = $('signup-name').value.trim()
+  const invite = $('signup-invite').value.trim()
+  $('signup-button').disabled = true
+  say(out, 'signing up…')
+  const r = await api('POST', '/api/signup', invite === '' ? { name } : { name, invite_code: invite })
+  $('signup-button').disabled = false
+  if (!r.ok) return say(out, r.data?.error ?? `signup failed (${r.status})`, 'bad')
+  if (r.data.status === 'pending') {
+    say(out, '', '')
+    notice(`Thanks, ${name}: your signup is waiting for an admin to approve it. The admin will send you a login link.`)
+    return
+  }
+  notice(`Welcome, ${r.data.name}! Your wallet is ${r.data.address}.${r.data.faucet_tx ? ' 100 coin are on their way from the faucet.' : ''}`, 'ok')
+  say(out, '', '')
+  showLoginLink(r.data.name, r.data.login_token)
+  await refreshMe()
+})
+
+$('login-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault()
+  const out = $('login-result')
+  $('login-button').disabled = true
+  const r = await api('POST', '/api/login', { name: $('login-name').value.trim(), token: $('login-token').value.trim() })
+  $('login-button').disabled = false
+  if (!r.ok) return say(out, r.data?.error ?? `login failed (${r.status})`, 'bad')
+  say(out, '', '')
+  notice('')
+  await refreshMe()
+})
+
+$('send-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault()
+  const out = $('send-result')
+  const input = $('message-text')
+  const text = input.value
+  if (text.trim() === '') return
+  $('send-button').disabled = true
+  const r = await api('POST', '/api/send', { text })
+  $('send-button').disabled = false
+  if (r.status === 401) return signedOut()
+  if (!r.ok) return say(out, r.data?.error ?? `send failed (${r.status})`, 'bad')
+  input.value = ''
+  say(out, '', '')
+  // the stream normally delivers it within a moment; without a stream, poll once
+  if (state.streamBroken || state.stream === null) loadMessages()
+})
+
+$('logout').addEventListener('click', async () => {
+  await api('POST', '/api/logout')
+  notice('You are logged out.')
+  signedOut()
+})
+
+$('login-link-done').addEventListener('click', () => { $('login-link-box').hidden = true })
+
+// ---- boot: invite links (/?invite=CODE) and login links (/?name=&token=)
+
+async function boot () {
+  const params = new URLSearchParams(location.search)
+  const invite = params.get('invite')
+  const name = params.get('name')
+  const token = params.get('token')
+  if (invite !== null) {
+    $('signup-invite').value = invite
+    notice('You have an invite: pick a name to join right away.')
+  }
+  if (name !== null || token !== null) history.replaceState(null, '', '/')
+  let me = await refreshMe()
+  if (name !== null && token !== null && (me === null || me.name.toLowerCase() !== name.toLowerCase())) {
+    // the server redeems the link with the page; this repeats it to show why it failed
+    const r = await api('POST', '/api/login', { name, token })
+    if (r.ok) me = await refreshMe()
+    else notice(r.data?.error ?? `login failed (${r.status})`, 'bad')
+  }
+  if (me === null && invite !== null) $('signup-name').focus()
+}
+
+boot()

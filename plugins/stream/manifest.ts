@@ -1,0 +1,77 @@
+// Event stream (SPEC 6): GET /api/stream, fed by the hook bus (blockConnected, txConfirmed,
+// receiptWritten, messageSeen). Reorgs re-announce blocks and transactions; the per-type
+// dedupe windows keep clients from seeing them twice.
+import { definePlugin } from '../../core/plugin.ts'
+import type { Transaction } from '../../core/chain/types.ts'
+import type { Receipt } from '../../core/vm-receipt.ts'
+import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import { EventHub } from './hub.ts'
+import { blockEvent, messageEvent, receiptEvent, txEvent } from './events.ts'
+import type { EventDraft } from './events.ts'
+import { registerStreamRoute } from './routes.ts'
+
+interface StreamConfig {
+  /** SPEC 8: 30 s */
+  heartbeatSeconds: number
+  /** SPEC 8: 64 events per connection */
+  queueSize: number
+  /** recent events held for Last-Event-ID replay */
+  replaySize: number
+  /** keys remembered per event type */
+  dedupeWindow: number
+  maxConnections: number
+}
+
+export default definePlugin<StreamConfig>({
+  name: 'stream',
+  description: 'Server-Sent Events for blocks, transactions, receipts and chat messages',
+  provides: [],
+  needs: ['accounts', 'publicHttp'],
+  optional: ['names'],
+  configSchema: {
+    properties: {
+      heartbeatSeconds: { type: 'number', minimum: 0.01, default: 30 },
+      queueSize: { type: 'integer', minimum: 1, maximum: 10_000, default: 64 },
+      replaySize: { type: 'integer', minimum: 0, maximum: 100_000, default: 512 },
+      dedupeWindow: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 4096 },
+      maxConnections: { type: 'integer', minimum: 1, default: 10_000 }
+    },
+    additionalProperties: false
+  },
+  async register (ctx) {
+    const accounts = ctx.resolve('accounts')
+    const names = ctx.tryResolve('names')
+    const hub = new EventHub({
+      dedupeWindow: ctx.config.dedupeWindow,
+      replaySize: ctx.config.replaySize,
+      heartbeatMs: ctx.config.heartbeatSeconds * 1000,
+      sessionActive: (hash) => accounts.sessionActive(hash)
+    })
+
+    // hook listeners run inside the chain's block announcement: they must never throw
+    const publish = (what: string, build: () => EventDraft | null): void => {
+      try {
+        const draft = build()
+        if (draft !== null) hub.publish(draft)
+      } catch (err) {
+        ctx.logger.error({ err, what }, 'stream event could not be built')
+      }
+    }
+    // the block being announced: txConfirmed and receiptWritten for it follow blockConnected
+    let blockTxs = new Map<string, Transaction>()
+    let blockReceipts = new Map<string, Receipt>()
+    ctx.hooks.blockConnected.tap('stream', ({ block, receipts }) => {
+      blockTxs = new Map(block.transactions.map((tx) => [tx.transaction_id, tx]))
+      blockReceipts = new Map(receipts.map((r) => [r.tx_id, r.receipt]))
+      publish('block', () => blockEvent(block))
+    })
+    ctx.hooks.txConfirmed.tap('stream', ({ tx, block }) => publish('tx', () => txEvent(tx, block.height, blockReceipts.get(tx.transaction_id))))
+    ctx.hooks.receiptWritten.tap('stream', ({ tx_id, receipt }) => publish('receipt', () => receiptEvent(tx_id, receipt, blockTxs.get(tx_id)?.sender)))
+    ctx.hooks.messageSeen.tap('stream', ({ tx, block }) => publish('message', () => messageEvent(tx, block?.height ?? null, names)))
+
+    const app = ctx.resolve('publicHttp')
+    await ensureCookieSupport(app)
+    registerStreamRoute(app, { accounts, hub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections })
+    ctx.onClose(() => hub.close())
+  }
+})

@@ -1,0 +1,68 @@
+// GET /api/stream (SPEC 6): Server-Sent Events for a logged-in user. The reply is hijacked
+// from fastify and held open; the hub writes to it until the client leaves.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { HttpError } from '../../core/http.ts'
+import type { AccountStore } from '../../core/accounts/store.ts'
+import { sessionTokenOf } from '../../core/accounts/http-session.ts'
+import { hashSecret } from '../../core/accounts/secrets.ts'
+import { parseFilter } from './filter.ts'
+import { SseConnection } from './connection.ts'
+import type { EventHub } from './hub.ts'
+
+export interface StreamRouteOptions {
+  accounts: AccountStore
+  hub: EventHub
+  queueSize: number
+  maxConnections: number
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // nginx and similar proxies would otherwise buffer the stream
+  'x-accel-buffering': 'no'
+}
+
+function acceptsEventStream (request: FastifyRequest): boolean {
+  const accept = request.headers.accept
+  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream')
+}
+
+function lastEventId (request: FastifyRequest): number | null {
+  const raw = request.headers['last-event-id']
+  const text = Array.isArray(raw) ? raw[0] : raw
+  return typeof text === 'string' && /^\d{1,16}$/.test(text.trim()) ? Number(text.trim()) : null
+}
+
+export function registerStreamRoute (app: FastifyInstance, o: StreamRouteOptions): void {
+  app.get('/api/stream', {
+    schema: {
+      tags: ['stream'],
+      summary: 'Server-Sent Events: message, tx, block and receipt events (needs a session and Accept: text/event-stream)',
+      querystring: {
+        type: 'object',
+        properties: {
+          types: { type: 'string', description: 'comma-separated subset of message, tx, block, receipt' },
+          address: { type: 'string', description: '32-hex chain address or 40-hex VM address' }
+        }
+      }
+    }
+  }, async (request, reply) => {
+    const token = sessionTokenOf(request)
+    if (o.accounts.sessionUser(token) === undefined || token === undefined) throw new HttpError(401, 'no session present')
+    if (!acceptsEventStream(request)) throw new HttpError(406, 'this endpoint serves text/event-stream; send Accept: text/event-stream')
+    const filter = parseFilter(request.query as { types?: unknown; address?: unknown })
+    if (o.hub.size >= o.maxConnections) throw new HttpError(503, 'too many open streams; retry later', { headers: { 'retry-after': '30' } })
+
+    reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, SSE_HEADERS)
+    res.flushHeaders()
+    request.raw.socket.setKeepAlive(true)
+    request.raw.socket.setNoDelay(true)
+    const conn = new SseConnection(res, filter, hashSecret(token), o.queueSize)
+    res.on('close', () => o.hub.detach(conn))
+    o.hub.attach(conn, lastEventId(request))
+  })
+}
