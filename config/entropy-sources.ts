@@ -22,8 +22,8 @@ export const ENTROPY_SOURCE_REGISTRY: readonly EntropySourceEntry[] = [
 export const DEFAULT_SOURCE_ID = 'self-hosted'
 export const AGGREGATOR_PREFIX = 'aggregator:'
 
-export function findSource (id: string): EntropySourceEntry | undefined {
-  return ENTROPY_SOURCE_REGISTRY.find((s) => s.id === id)
+export function findSource (id: string, registry: readonly EntropySourceEntry[] = ENTROPY_SOURCE_REGISTRY): EntropySourceEntry | undefined {
+  return registry.find((s) => s.id === id)
 }
 
 /** Component ids of a source id: itself for an atomic id, the parts of aggregator:<a>+<b>. */
@@ -38,9 +38,9 @@ export function aggregatorId (components: readonly string[]): string {
 }
 
 /** Registered = every component is in the registry (SPEC 2.8 rule 3). */
-export function isRegisteredSource (id: string): boolean {
+export function isRegisteredSource (id: string, registry: readonly EntropySourceEntry[] = ENTROPY_SOURCE_REGISTRY): boolean {
   const parts = sourceComponents(id)
-  return parts.length > 0 && parts.every((p) => p.length > 0 && findSource(p) !== undefined) && new Set(parts).size === parts.length
+  return parts.length > 0 && parts.every((p) => p.length > 0 && findSource(p, registry) !== undefined) && new Set(parts).size === parts.length
 }
 
 /** Every aggregator composition of the given atomic ids (non-empty subsets), canonical form. */

@@ -2,7 +2,8 @@
 // it lives in core rather than in the miner plugin that produces envelopes.
 import { sha3_512Hex } from '../crypto/sha3.ts'
 import { mldsa } from '../crypto/mldsa.ts'
-import { findSource, isRegisteredSource, sourceComponents, aggregatorId, AGGREGATOR_PREFIX } from '../../config/entropy-sources.ts'
+import { findSource, isRegisteredSource, sourceComponents, aggregatorId, AGGREGATOR_PREFIX, ENTROPY_SOURCE_REGISTRY } from '../../config/entropy-sources.ts'
+import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 import type { NetworkParams } from './params.ts'
 import type { Attestation, Block } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
@@ -28,7 +29,11 @@ function reject (code: BlockErrorCode, reason: string): never {
   throw new BlockError(code, reason)
 }
 
-export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'timestamp' | 'quantum_signature'>): Attestation {
+/**
+ * Rules 2 and 1: the envelope is there and carries 32 + 32 bytes. Cheap, and run before the
+ * header is hashed, since a missing envelope or malformed seed cannot be laid into a header.
+ */
+export function checkEnvelopePresent (block: Pick<Block, 'quantum_signature'>): Attestation {
   const env = block.quantum_signature?.qrng_attestation
   if (env === undefined || env === null || typeof env !== 'object') reject(BlockErrorCode.ATTESTATION_MISSING, 'quantum_signature carries no attestation envelope')
 
@@ -36,7 +41,14 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
       typeof env.entropy_proof !== 'string' || !HEX32.test(env.entropy_proof)) {
     reject(BlockErrorCode.ATTESTATION_INSUFFICIENT_ENTROPY, 'entropy_seed and entropy_proof must each be 32 bytes of lowercase hex (64 bytes obtained)')
   }
-  if (typeof env.source !== 'string' || !isRegisteredSource(env.source)) {
+  return env
+}
+
+/** @param registry the source registry; only tests pass another (no built-in source has a key yet) */
+export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'timestamp' | 'quantum_signature'>,
+  registry: readonly EntropySourceEntry[] = ENTROPY_SOURCE_REGISTRY): Attestation {
+  const env = checkEnvelopePresent(block)
+  if (typeof env.source !== 'string' || !isRegisteredSource(env.source, registry)) {
     reject(BlockErrorCode.ATTESTATION_UNREGISTERED_SOURCE, `entropy source '${String(env.source)}' is not registered`)
   }
   if (!isTrusted(params, env.source)) {
@@ -57,7 +69,7 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
     reject(BlockErrorCode.ATTESTATION_BAD_HEALTH, `health timestamp must be within ${params.attestationMaxSkew}s of the block`)
   }
 
-  const registeredKey = sourceComponents(env.source).length === 1 ? findSource(env.source)?.publicKey ?? null : null
+  const registeredKey = sourceComponents(env.source).length === 1 ? findSource(env.source, registry)?.publicKey ?? null : null
   const hasSignature = typeof env.signature === 'string' && env.signature.length > 0
   if (registeredKey !== null) {
     if (!hasSignature) reject(BlockErrorCode.ATTESTATION_MISSING_SIGNATURE, `source '${env.source}' has a registered key: signature is mandatory`)

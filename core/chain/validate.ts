@@ -6,7 +6,7 @@ import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRoot } from './merkle.ts'
-import { verifyAttestation } from './attestation.ts'
+import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
@@ -44,7 +44,9 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.difficulty !== ctx.expectedDifficulty) reject(BlockErrorCode.BAD_DIFFICULTY, `difficulty ${block.difficulty}, expected ${ctx.expectedDifficulty}`)
 
   // Proof-of-work first among the costly checks: it is the cheapest to verify and the
-  // hardest to fake, so junk is turned away before signatures are looked at.
+  // hardest to fake, so junk is turned away before signatures are looked at. The envelope's
+  // shape is checked first only because the header cannot be encoded without its seed.
+  checkEnvelopePresent(block)
   const hash = Buffer.from(getPowCore(ctx.powCore).hashHeader(encodeHeaderPrefix(block), block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)

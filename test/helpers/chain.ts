@@ -14,7 +14,7 @@ import { encodeHeaderPrefix } from '../../core/chain/header.ts'
 import { buildAttestation } from '../../core/chain/attestation.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
-import { getPowCore } from '../../core/pow/pow-core.ts'
+import { getPowCore, meetsDifficulty } from '../../core/pow/pow-core.ts'
 import { createHooks } from '../../core/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
@@ -80,11 +80,31 @@ export function mineBlock (params: NetworkParams, parent: ParentRef, opts: Block
     coinbaseAmount: opts.coinbaseAmount
   })
   opts.tamper?.(block)
+  return sealBlock(block)
+}
+
+/** Runs the proof-of-work over the block as it stands (after edits) and sets nonce and hash. */
+export function sealBlock (block: Block): Block {
   const result = getPowCore('js').search(encodeHeaderPrefix(block), 0, 1 << 24, block.difficulty)
   if (!result.found || result.hash === null) throw new Error('no nonce found')
   block.nonce = result.nonce
   block.hash = Buffer.from(result.hash).toString('hex')
   return block
+}
+
+/** Sets a nonce whose correctly computed hash MISSES the difficulty (a block without proof-of-work). */
+export function sealWithoutPow (block: Block): Block {
+  const core = getPowCore('js')
+  const prefix = encodeHeaderPrefix(block)
+  for (let nonce = 0; nonce < 1 << 20; nonce++) {
+    const hash = core.hashHeader(prefix, nonce)
+    if (!meetsDifficulty(hash, block.difficulty)) {
+      block.nonce = nonce
+      block.hash = Buffer.from(hash).toString('hex')
+      return block
+    }
+  }
+  throw new Error('every nonce met the difficulty')
 }
 
 export function transfer (params: NetworkParams, from: Wallet, to: string, amount: number, nonce: number, opts: { fee?: number; withKey?: boolean; data?: Record<string, unknown>; timestamp?: number } = {}): Transaction {

@@ -1,0 +1,255 @@
+// Every block rule: a block that breaks exactly that rule is refused with its code, and the
+// node stays where it was.
+import t from 'tap'
+import type { Test } from 'tap'
+import crypto from 'node:crypto'
+import { openTestChain, mineBlock, sealBlock, sealWithoutPow, makeAttestation, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
+import type { TestChain } from '../../helpers/chain.ts'
+import { BlockError, BlockErrorCode } from '../../../core/chain/errors.ts'
+import type { BlockErrorCode as BlockCode } from '../../../core/chain/errors.ts'
+import type { Block, Transaction } from '../../../core/chain/types.ts'
+import { MINING_REWARD_SENDER } from '../../../core/chain/types.ts'
+import { merkleRoot } from '../../../core/chain/merkle.ts'
+import { systemTransaction, txId } from '../../../core/chain/tx.ts'
+import { commitmentOf } from '../../../core/chain/attestation.ts'
+import { coinToBohm } from '../../../core/chain/money.ts'
+import { NETWORKS } from '../../../config/networks.ts'
+
+const dev = devWallet()
+
+async function refused (t: Test, tc: TestChain, block: unknown, code: BlockCode, reason?: RegExp): Promise<void> {
+  const tip = tc.chain.tip().hash
+  const supply = tc.chain.totalSupply()
+  try {
+    await tc.chain.processBlock(block as Block, 'test')
+    t.fail(`expected ${code}`)
+  } catch (err) {
+    if (!(err instanceof BlockError)) { t.fail(`expected ${code}, got ${String(err)}`); return }
+    t.equal(err.code, code, reason === undefined ? code : `${code} ${reason.source}`)
+    if (reason !== undefined) t.match(err.message, reason)
+  }
+  t.equal(tc.chain.tip().hash, tip, 'tip unchanged')
+  t.equal(tc.chain.totalSupply(), supply, 'supply unchanged')
+}
+
+/** Re-derives the merkle root after the transaction list was edited (so only the edited rule breaks). */
+const remerkle = (b: Block): void => { b.merkle_root = merkleRoot(b.transactions) }
+
+/** A coinbase rebuilt with one field changed and its id recomputed, so only the coinbase rule breaks. */
+function recoinbase (b: Block, change: Partial<Transaction>): void {
+  const cb = b.transactions[0] as Transaction
+  const fields = { sender: cb.sender, recipient: cb.recipient, amount: cb.amount, fee: cb.fee, timestamp: cb.timestamp, nonce: cb.nonce, data: cb.data, ...change }
+  b.transactions[0] = { ...systemTransaction(b.transactions.length > 0 ? chainIdOf : '', fields), signature: change.signature ?? '' }
+  remerkle(b)
+}
+let chainIdOf = ''
+
+t.test('block rules', async (t) => {
+  const tc = await openTestChain(testParams({ maxTxPerBlock: 3 }))
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  chainIdOf = tc.params.chainId
+  const p = tc.params
+  const alice = generateWallet()
+  const bob = generateWallet()
+
+  // Height 1 funds alice (her key stays unknown to the chain until she sends).
+  await tc.chain.processBlock(mineBlock(p, tc.tipRef(), { txs: [transfer(p, dev, alice.address, 10, 0)] }), 'test')
+  t.equal(tc.chain.tip().height, 1)
+  const next = (opts: Parameters<typeof mineBlock>[2] = {}): Block => mineBlock(p, tc.tipRef(), opts)
+
+  t.test('BAD_FORMAT', async (t) => {
+    const good = next()
+    const variants: Array<[string, unknown]> = [
+      ['null', null],
+      ['a string', 'block'],
+      ['height as text', { ...good, height: '2' }],
+      ['negative nonce', { ...good, nonce: -1 }],
+      ['fractional difficulty', { ...good, difficulty: 1.5 }],
+      ['timestamp as text', { ...good, timestamp: String(good.timestamp) }],
+      ['short hash', { ...good, hash: good.hash.slice(2) }],
+      ['upper-case previous_hash', { ...good, previous_hash: good.previous_hash.toUpperCase() }],
+      ['merkle_root missing', { ...good, merkle_root: undefined }],
+      ['miner as VM address', { ...good, miner: dev.vmAddress }],
+      ['transactions not an array', { ...good, transactions: {} }],
+      ['a null transaction', { ...good, transactions: [...good.transactions, null] }],
+      ['quantum_signature as text', { ...good, quantum_signature: 'sig' }]
+    ]
+    for (const [name, block] of variants) await refused(t, tc, block, BlockErrorCode.BAD_FORMAT).then(() => t.pass(name))
+  })
+
+  t.test('BAD_VERSION', async (t) => {
+    await refused(t, tc, next({ tamper: (b) => { b.version = 2 } }), BlockErrorCode.BAD_VERSION, /version 2 unsupported/)
+  })
+
+  t.test('BAD_HEIGHT and PARENT_UNKNOWN (parent linkage)', async (t) => {
+    await refused(t, tc, next({ tamper: (b) => { b.height += 1 } }), BlockErrorCode.BAD_HEIGHT, /parent height \+ 1/)
+    await refused(t, tc, next({ tamper: (b) => { b.height = 1 } }), BlockErrorCode.BAD_HEIGHT)
+    await refused(t, tc, next({ tamper: (b) => { b.previous_hash = crypto.randomBytes(64).toString('hex') } }), BlockErrorCode.PARENT_UNKNOWN, /unknown/)
+  })
+
+  t.test('BAD_HASH', async (t) => {
+    const b = next()
+    const last = b.hash.at(-1) === '0' ? '1' : '0'
+    await refused(t, tc, { ...b, hash: b.hash.slice(0, -1) + last }, BlockErrorCode.BAD_HASH, /not SHA3-512 of the header/)
+    await refused(t, tc, { ...b, nonce: b.nonce + 1 }, BlockErrorCode.BAD_HASH)
+    await refused(t, tc, { ...b, miner: bob.address }, BlockErrorCode.BAD_HASH, undefined)
+  })
+
+  t.test('BAD_POW', async (t) => {
+    const b = sealWithoutPow(next())
+    await refused(t, tc, b, BlockErrorCode.BAD_POW, /does not have 1 leading zero/)
+  })
+
+  t.test('BAD_DIFFICULTY', async (t) => {
+    await refused(t, tc, next({ difficulty: 2 }), BlockErrorCode.BAD_DIFFICULTY, /difficulty 2, expected 1/)
+    await refused(t, tc, next({ difficulty: 0 }), BlockErrorCode.BAD_DIFFICULTY, /difficulty 0, expected 1/)
+  })
+
+  t.test('BAD_TIMESTAMP', async (t) => {
+    const parent = tc.tipRef()
+    await refused(t, tc, next({ timestamp: parent.timestamp }), BlockErrorCode.BAD_TIMESTAMP, /later than the parent/)
+    await refused(t, tc, next({ timestamp: parent.timestamp - 1 }), BlockErrorCode.BAD_TIMESTAMP, /later than the parent/)
+    await refused(t, tc, next({ timestamp: Date.now() / 1000 + p.maxFutureDrift + 600 }), BlockErrorCode.BAD_TIMESTAMP, /in the future/)
+  })
+
+  t.test('BAD_MERKLE_ROOT', async (t) => {
+    const tx = transfer(p, dev, bob.address, 1, 1)
+    await refused(t, tc, next({ txs: [tx], tamper: (b) => { b.transactions.pop() } }), BlockErrorCode.BAD_MERKLE_ROOT, /does not match/)
+    await refused(t, tc, next({ tamper: (b) => { b.merkle_root = merkleRoot([]) } }), BlockErrorCode.BAD_MERKLE_ROOT)
+    const tx2 = transfer(p, dev, bob.address, 1, 2)
+    await refused(t, tc, next({ txs: [tx, tx2], tamper: (b) => { b.transactions.reverse(); b.transactions.unshift(...b.transactions.splice(2, 1)) } }),
+      BlockErrorCode.BAD_MERKLE_ROOT, undefined)
+  })
+
+  t.test('TOO_MANY_TXS', async (t) => {
+    const txs = [1, 2, 3, 4].map((n) => transfer(p, dev, bob.address, 1, n))
+    await refused(t, tc, next({ txs }), BlockErrorCode.TOO_MANY_TXS, /more than 3 transactions/)
+  })
+
+  t.test('BAD_COINBASE', async (t) => {
+    await refused(t, tc, next({ tamper: (b) => { b.transactions = []; remerkle(b) } }), BlockErrorCode.BAD_COINBASE, /first transaction must be the coinbase/)
+    const tx = transfer(p, dev, bob.address, 1, 1)
+    await refused(t, tc, next({ txs: [tx], tamper: (b) => { b.transactions.shift(); remerkle(b) } }), BlockErrorCode.BAD_COINBASE, /first transaction must be the coinbase/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { recipient: bob.address }) } }), BlockErrorCode.BAD_COINBASE, /must pay the block miner/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { nonce: 7 }) } }), BlockErrorCode.BAD_COINBASE, /nonce = height/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { fee: 0.001 }) } }), BlockErrorCode.BAD_COINBASE, /fee 0/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { data: { memo: 'mine' } }) } }), BlockErrorCode.BAD_COINBASE, /empty data/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { signature: 'ab' }) } }), BlockErrorCode.BAD_COINBASE, /no signature/)
+    await refused(t, tc, next({ tamper: (b) => { (b.transactions[0] as Transaction).transaction_id = txId(p.chainId, tx); remerkle(b) } }), BlockErrorCode.BAD_COINBASE)
+    // subsidy 5 + fees 0.001 = 5.001 may be claimed, not a bohm more
+    await refused(t, tc, next({ txs: [tx], coinbaseAmount: 5.0011 }), BlockErrorCode.BAD_COINBASE, /more than subsidy \+ fees/)
+    await refused(t, tc, next({ coinbaseAmount: 5.000000000000001 }), BlockErrorCode.BAD_COINBASE, /more than subsidy \+ fees/)
+    await refused(t, tc, next({ coinbaseAmount: -5 }), BlockErrorCode.BAD_COINBASE, /coinbase amount/)
+    const second = systemTransaction(p.chainId, { sender: MINING_REWARD_SENDER, recipient: dev.address, amount: 1, fee: 0, timestamp: 1, nonce: 99, data: {} })
+    await refused(t, tc, next({ tamper: (b) => { b.transactions.push(second); remerkle(b) } }), BlockErrorCode.BAD_COINBASE, /only the first transaction may be a coinbase/)
+  })
+
+  t.test('BAD_TX inside a block', async (t) => {
+    const good = transfer(p, dev, bob.address, 1, 1)
+    const flipped = good.signature.slice(0, 10) + (good.signature[10] === 'a' ? 'b' : 'a') + good.signature.slice(11)
+    await refused(t, tc, next({ txs: [{ ...good, signature: flipped }] }), BlockErrorCode.BAD_TX, /transaction 1: .*TX_ERROR_BAD_SIGNATURE/)
+    await refused(t, tc, next({ txs: [transfer(p, dev, bob.address, 1, 5)] }), BlockErrorCode.BAD_TX, /nonce 5 but the sender's next nonce is 1.*TX_ERROR_BAD_NONCE/)
+    await refused(t, tc, next({ txs: [transfer(p, dev, bob.address, 1, 0)] }), BlockErrorCode.BAD_TX, /TX_ERROR_(BAD_NONCE|ALREADY_CONFIRMED)/)
+    // alice holds 10: each transfer alone fits, the second does not after the first
+    const a0 = transfer(p, alice, bob.address, 6, 0)
+    const a1 = transfer(p, alice, bob.address, 6, 1)
+    await refused(t, tc, next({ txs: [a0, a1] }), BlockErrorCode.BAD_TX, /transaction 2: balance does not cover.*TX_ERROR_INSUFFICIENT_BALANCE/)
+    await refused(t, tc, next({ txs: [transfer(p, alice, bob.address, 1, 0, { withKey: false })] }), BlockErrorCode.BAD_TX, /TX_ERROR_UNKNOWN_KEY/)
+    await refused(t, tc, next({ txs: [transfer(p, dev, bob.address, 1, 1, { fee: 0.00001 })] }), BlockErrorCode.BAD_TX, /TX_ERROR_FEE_TOO_LOW/)
+    await refused(t, tc, next({ txs: [{ ...good, amount: 2 }] }), BlockErrorCode.BAD_TX, /TX_ERROR_BAD_ID/)
+
+    // A state-invalid block is remembered: sent again, or built upon, it is refused at once.
+    const bad = next({ txs: [a0, a1] })
+    await refused(t, tc, bad, BlockErrorCode.BAD_TX)
+    await refused(t, tc, bad, BlockErrorCode.BAD_TX, /already found invalid/)
+    const child = mineBlock(p, { hash: bad.hash, height: bad.height, timestamp: bad.timestamp })
+    await refused(t, tc, child, BlockErrorCode.BAD_TX, /parent block is invalid/)
+    t.equal(tc.chain.getAccount(alice.address).balance, coinToBohm(10), 'alice untouched')
+  })
+
+  t.test('DUPLICATE_TX', async (t) => {
+    const tx = transfer(p, dev, bob.address, 1, 1)
+    await refused(t, tc, next({ txs: [tx, tx] }), BlockErrorCode.DUPLICATE_TX, /appears twice/)
+  })
+
+  t.test('attestation rules (SPEC 2.8)', async (t) => {
+    const ts = tc.tipRef().timestamp + 1
+    await refused(t, tc, next({ attestation: null }), BlockErrorCode.ATTESTATION_MISSING)
+    // Malformed envelopes cannot be laid into a header at all: refused as such, not as a crash.
+    await refused(t, tc, { ...next(), quantum_signature: {} }, BlockErrorCode.ATTESTATION_MISSING)
+    await refused(t, tc, { ...next(), quantum_signature: { qrng_attestation: null } }, BlockErrorCode.ATTESTATION_MISSING)
+
+    const shortProof = makeAttestation(ts)
+    shortProof.entropy_proof = shortProof.entropy_proof.slice(0, 62)
+    shortProof.commitment = commitmentOf(shortProof.entropy_proof)
+    await refused(t, tc, next({ attestation: shortProof }), BlockErrorCode.ATTESTATION_INSUFFICIENT_ENTROPY)
+    const shortSeed = next()
+    const env = shortSeed.quantum_signature?.qrng_attestation
+    if (env !== undefined) env.entropy_seed = env.entropy_seed.slice(0, 62)
+    await refused(t, tc, shortSeed, BlockErrorCode.ATTESTATION_INSUFFICIENT_ENTROPY)
+    const numericSeed = next()
+    if (numericSeed.quantum_signature !== null) (numericSeed.quantum_signature.qrng_attestation as { entropy_seed: unknown }).entropy_seed = 42
+    await refused(t, tc, numericSeed, BlockErrorCode.ATTESTATION_INSUFFICIENT_ENTROPY)
+
+    await refused(t, tc, next({ attestation: makeAttestation(ts, { source: 'coin-flip' }) }), BlockErrorCode.ATTESTATION_UNREGISTERED_SOURCE, /'coin-flip' is not registered/)
+    await refused(t, tc, next({ attestation: makeAttestation(ts, { source: 'aggregator:beacon-default+coin-flip' }) }), BlockErrorCode.ATTESTATION_UNREGISTERED_SOURCE)
+    await refused(t, tc, next({ attestation: makeAttestation(ts, { source: 'hardware-qrng-v1' }) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE)
+
+    const badCommit = makeAttestation(ts)
+    badCommit.commitment = commitmentOf(badCommit.entropy_seed)
+    await refused(t, tc, next({ attestation: badCommit }), BlockErrorCode.ATTESTATION_BAD_COMMITMENT)
+
+    const healths: Array<[string, Parameters<typeof makeAttestation>[1]]> = [
+      ['monobit', { health: { monobit_ratio: 0.3 } }],
+      ['fano', { health: { fano_factor: 2 } }],
+      ['pool size', { health: { pool_size: 10 } }],
+      ['timestamp skew', { health: { timestamp: ts - p.attestationMaxSkew - 1 } }]
+    ]
+    for (const [name, opts] of healths) {
+      await refused(t, tc, next({ attestation: makeAttestation(ts, opts) }), BlockErrorCode.ATTESTATION_BAD_HEALTH)
+      t.pass(name)
+    }
+
+    const signed = makeAttestation(ts, { signer: crypto.randomBytes(32) })
+    const other = makeAttestation(ts, { signer: crypto.randomBytes(32) })
+    await refused(t, tc, next({ attestation: { ...signed, signature: other.signature } }), BlockErrorCode.ATTESTATION_BAD_SIGNATURE)
+  })
+
+  t.test('valid blocks still connect: signed envelope, aggregator compositions in any order', async (t) => {
+    const sources = ['aggregator:self-hosted+beacon-default', 'aggregator:beacon-default+self-hosted', 'aggregator:beacon-fastnet+self-hosted+beacon-default', 'beacon-fastnet']
+    for (const source of sources) {
+      const ts = tc.tipRef().timestamp + 1
+      const r = await tc.chain.processBlock(next({ attestation: makeAttestation(ts, { source }) }), 'test')
+      t.equal(r.status, 'connected', source)
+    }
+    const ts = tc.tipRef().timestamp + 1
+    t.equal((await tc.chain.processBlock(next({ attestation: makeAttestation(ts, { signer: crypto.randomBytes(32) }) }), 'test')).status, 'connected', 'signed envelope')
+    // the boundaries of the rules above, accepted
+    const full = [1, 2, 3].map((n) => transfer(p, dev, bob.address, 1, n))
+    t.equal((await tc.chain.processBlock(next({ txs: full }), 'test')).status, 'connected', 'exactly maxTxPerBlock transactions')
+    t.equal((await tc.chain.processBlock(next({ coinbaseAmount: 4 }), 'test')).status, 'connected', 'a coinbase may claim less')
+    const future = Date.now() / 1000 + p.maxFutureDrift - 30
+    t.equal((await tc.chain.processBlock(next({ timestamp: future }), 'test')).status, 'connected', 'within the future drift')
+    t.equal(tc.chain.getAccount(bob.address).balance, coinToBohm(3))
+  })
+})
+
+t.test('UNTRUSTED_SOURCE: self-hosted entropy on a chain with the mainnet trust list', async (t) => {
+  const tc = await openTestChain(testParams({ trustedSources: NETWORKS.mainnet.trustedSources }))
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const ts = tc.tipRef().timestamp + 1
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE, /self-hosted' is not in the devnet trust list/)
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts, { source: 'aggregator:beacon-default+self-hosted' }) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE)
+  const ok = await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts, { source: 'aggregator:beacon-fastnet+beacon-default' }) }), 'test')
+  t.equal(ok.status, 'connected')
+})
+
+t.test('rejections are announced on blockRejected', async (t) => {
+  const tc = await openTestChain()
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const seen: Array<{ code: string; origin: string }> = []
+  tc.hooks.blockRejected.tap('test', (e) => { seen.push({ code: e.code, origin: e.origin }) })
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { difficulty: 3 }), BlockErrorCode.BAD_DIFFICULTY)
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { txs: [transfer(tc.params, dev, dev.address, 1, 4)] }), BlockErrorCode.BAD_TX)
+  t.same(seen, [{ code: BlockErrorCode.BAD_DIFFICULTY, origin: 'test' }, { code: BlockErrorCode.BAD_TX, origin: 'test' }])
+})
