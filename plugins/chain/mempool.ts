@@ -92,7 +92,7 @@ export class Mempool implements MempoolService {
     }
     checkTxSignature(tx, account)
 
-    if (this.#byId.size >= this.capacity) this.#evictFor(fee)
+    if (this.#byId.size >= this.capacity) this.#evictFor(fee, tx.sender)
     const entry: Entry = { tx, amount, fee, addedAt: now }
     this.#byId.set(tx.transaction_id, entry)
     this.#bySender.set(tx.sender, [...pending, entry])
@@ -102,10 +102,14 @@ export class Mempool implements MempoolService {
     return tx
   }
 
-  /** Makes room for a transaction paying `fee`: evicts the cheapest tail-of-chain entry if it pays less. */
-  #evictFor (fee: bigint): void {
+  /**
+   * Makes room for a transaction paying `fee`: evicts the cheapest tail-of-chain entry if it pays
+   * less. Never the sender's own tail: the new transaction's nonce follows it.
+   */
+  #evictFor (fee: bigint, sender: string): void {
     let victim: Entry | undefined
-    for (const list of this.#bySender.values()) {
+    for (const [owner, list] of this.#bySender) {
+      if (owner === sender) continue
       const tail = list[list.length - 1]
       if (tail !== undefined && (victim === undefined || tail.fee < victim.fee)) victim = tail
     }
