@@ -53,8 +53,13 @@ export default definePlugin<ChainPluginConfig>({
     const confirmed = new Set<string>()
     const returned: Transaction[] = []
     ctx.hooks.blockConnected.tap('chain:mempool', ({ block }) => { for (const tx of block.transactions) confirmed.add(tx.transaction_id) })
+    // A block connected and disconnected again before the tip settles (an aborted reorg)
+    // confirmed nothing: its transactions count as returned, not confirmed.
     ctx.hooks.blockDisconnected.tap('chain:mempool', (block) => {
-      for (const tx of block.transactions) if (tx.sender !== MINING_REWARD_SENDER) returned.push(tx)
+      for (const tx of block.transactions) {
+        confirmed.delete(tx.transaction_id)
+        if (tx.sender !== MINING_REWARD_SENDER) returned.push(tx)
+      }
     })
     ctx.hooks.tipChanged.tap('chain:mempool', () => {
       const back = returned.filter((tx) => !confirmed.has(tx.transaction_id))
