@@ -110,7 +110,8 @@ async function loadMessages () {
 
 function connectStream () {
   if (state.stream !== null) state.stream.close()
-  const es = new EventSource('/api/stream?types=message')
+  // blocks too: a new block may have moved the balance (the faucet drip, message fees)
+  const es = new EventSource('/api/stream?types=message,block')
   state.stream = es
   es.onopen = () => {
     $('stream-state').textContent = 'live'
@@ -120,10 +121,10 @@ function connectStream () {
   es.onmessage = (ev) => {
     let event
     try { event = JSON.parse(ev.data) } catch { return }
+    if (event.type === 'block') return refreshBalance()
     if (event.type !== 'message') return
     upsertMessage(event.msg)
     renderMessages()
-    if (state.me !== null && event.msg.address === state.me.address) refreshBalance()
   }
   es.onerror = () => {
     state.streamBroken = true
@@ -187,7 +188,7 @@ $('signup-form').addEventListener('submit', async (ev) => {
     notice(`Thanks, ${name}: your signup is waiting for an admin to approve it. The admin will send you a login link.`)
     return
   }
-  notice(`Welcome, ${r.data.name}! Your wallet is ${r.data.address}.${r.data.faucet_tx ? ' 100 coin are on their way from the faucet.' : ''}`, 'ok')
+  notice(`Welcome, ${r.data.name}! ${r.data.faucet_tx ? 'The faucet is sending you 100 coin: you can chat once the next block confirms them.' : 'The faucet could not pay you right now, so you hold 0 coin until someone funds your wallet.'}`, 'ok')
   say(out, '', '')
   showLoginLink(r.data.name, r.data.login_token)
   await refreshMe()
