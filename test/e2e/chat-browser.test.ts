@@ -25,6 +25,7 @@ t.test('invite signup -> send -> the message appears', async (t) => {
 
   await page.goto(`${base}/?invite=${invite.code}`)
   t.equal(await page.inputValue('#signup-invite'), invite.code, 'the invite link fills in the code')
+  t.ok(await page.isHidden('#me'), 'no user panel before signing in')
   await page.fill('#signup-name', 'walker')
   await page.click('#signup-button')
   await page.waitForSelector('#chat:not([hidden])')

@@ -187,4 +187,14 @@ t.test('signup, invites, login and /api/me', async (t) => {
     t.not(again.json().address, carolAddress, 'fresh wallet')
     t.not(again.json().login_token, carolToken, 'fresh login token')
   })
+
+  await t.test('concurrent signups cannot overdraw an invite or take one name twice', async (t) => {
+    const created = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 3 })).json()
+    const racers = await Promise.all(Array.from({ length: 10 }, async (_, i) => await signup({ name: `racer${i}`, invite_code: created.code })))
+    t.equal(racers.filter((r) => r.statusCode === 200).length, 3, 'exactly max_uses approvals')
+    t.ok(racers.filter((r) => r.statusCode !== 200).every((r) => r.json().error === 'invite code has reached its usage limit'))
+    const same = await Promise.all(Array.from({ length: 5 }, async () => await signup({ name: 'twin' })))
+    t.equal(same.filter((r) => r.statusCode === 200).length, 1, 'one of five identical signups wins')
+    t.equal(same.filter((r) => r.statusCode === 409).length, 4)
+  })
 })
