@@ -36,18 +36,16 @@ async function refused (t: Test, tc: TestChain, block: unknown, code: BlockCode,
 const remerkle = (b: Block): void => { b.merkle_root = merkleRoot(b.transactions) }
 
 /** A coinbase rebuilt with one field changed and its id recomputed, so only the coinbase rule breaks. */
-function recoinbase (b: Block, change: Partial<Transaction>): void {
+function recoinbase (chainId: string, b: Block, change: Partial<Transaction>): void {
   const cb = b.transactions[0] as Transaction
   const fields = { sender: cb.sender, recipient: cb.recipient, amount: cb.amount, fee: cb.fee, timestamp: cb.timestamp, nonce: cb.nonce, data: cb.data, ...change }
-  b.transactions[0] = { ...systemTransaction(b.transactions.length > 0 ? chainIdOf : '', fields), signature: change.signature ?? '' }
+  b.transactions[0] = { ...systemTransaction(chainId, fields), signature: change.signature ?? '' }
   remerkle(b)
 }
-let chainIdOf = ''
 
 t.test('block rules', async (t) => {
   const tc = await openTestChain(testParams({ maxTxPerBlock: 3 }))
   t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
-  chainIdOf = tc.params.chainId
   const p = tc.params
   const alice = generateWallet()
   const bob = generateWallet()
@@ -130,11 +128,11 @@ t.test('block rules', async (t) => {
     await refused(t, tc, next({ tamper: (b) => { b.transactions = []; remerkle(b) } }), BlockErrorCode.BAD_COINBASE, /first transaction must be the coinbase/)
     const tx = transfer(p, dev, bob.address, 1, 1)
     await refused(t, tc, next({ txs: [tx], tamper: (b) => { b.transactions.shift(); remerkle(b) } }), BlockErrorCode.BAD_COINBASE, /first transaction must be the coinbase/)
-    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { recipient: bob.address }) } }), BlockErrorCode.BAD_COINBASE, /must pay the block miner/)
-    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { nonce: 7 }) } }), BlockErrorCode.BAD_COINBASE, /nonce = height/)
-    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { fee: 0.001 }) } }), BlockErrorCode.BAD_COINBASE, /fee 0/)
-    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { data: { memo: 'mine' } }) } }), BlockErrorCode.BAD_COINBASE, /empty data/)
-    await refused(t, tc, next({ tamper: (b) => { recoinbase(b, { signature: 'ab' }) } }), BlockErrorCode.BAD_COINBASE, /no signature/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(p.chainId, b, { recipient: bob.address }) } }), BlockErrorCode.BAD_COINBASE, /must pay the block miner/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(p.chainId, b, { nonce: 7 }) } }), BlockErrorCode.BAD_COINBASE, /nonce = height/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(p.chainId, b, { fee: 0.001 }) } }), BlockErrorCode.BAD_COINBASE, /fee 0/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(p.chainId, b, { data: { memo: 'mine' } }) } }), BlockErrorCode.BAD_COINBASE, /empty data/)
+    await refused(t, tc, next({ tamper: (b) => { recoinbase(p.chainId, b, { signature: 'ab' }) } }), BlockErrorCode.BAD_COINBASE, /no signature/)
     await refused(t, tc, next({ tamper: (b) => { (b.transactions[0] as Transaction).transaction_id = txId(p.chainId, tx); remerkle(b) } }), BlockErrorCode.BAD_COINBASE)
     // subsidy 5 + fees 0.001 = 5.001 may be claimed, not a bohm more
     await refused(t, tc, next({ txs: [tx], coinbaseAmount: 5.0011 }), BlockErrorCode.BAD_COINBASE, /more than subsidy \+ fees/)

@@ -13,7 +13,14 @@ import type { PluginChain } from './reorg-helpers.ts'
 
 const params = testParams()
 const dev = devWallet()
-const [X, W, Z, Y, alice, carol, dave, bob] = Array.from({ length: 8 }, () => generateWallet())
+const X = generateWallet()
+const W = generateWallet()
+const Z = generateWallet()
+const Y = generateWallet()
+const alice = generateWallet()
+const carol = generateWallet()
+const dave = generateWallet()
+const bob = generateWallet()
 const memo = (text: string): { data: { memo: string } } => ({ data: { memo: text } })
 
 /** Compares everything observable through the chain service, plus the raw state dump. */
