@@ -126,3 +126,11 @@ t.test('native and noble ML-DSA-87 cores verify each other', async (t) => {
   selectMldsaCore('native')
   t.same(checkTxSignature(nobleTx, knownAccount), dev.publicKey)
 })
+
+t.test('a signed transaction survives a JSON round-trip', async (t) => {
+  const tx = signTransaction(params.chainId, unsigned({ amount: 0.000000000000000001, fee: 0.0001, data: { memo: 'ünïcode ✓ "quoted"', public_key: Buffer.from(dev.publicKey).toString('hex') } }), dev.seed)
+  const copy = JSON.parse(JSON.stringify(tx)) as Transaction
+  t.same(copy, tx)
+  t.same(checkTxFormat(params, copy), { amount: 1n, fee: 100_000_000_000_000n, gasLimit: null })
+  t.same(checkTxSignature(copy, unknownAccount), dev.publicKey)
+})

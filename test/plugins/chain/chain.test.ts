@@ -22,3 +22,33 @@ t.test('genesis, connect, balances', async (t) => {
   const hist = await tc.chain.addressHistory(bob.address, 0, 10)
   t.equal(hist.total, 2)
 })
+
+t.test('blocks handed in concurrently are processed one at a time, in order', async (t) => {
+  const tc = await openTestChain()
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const dev = devWallet()
+  const blocks = []
+  let parent = tc.tipRef()
+  for (let nonce = 0; nonce < 4; nonce++) {
+    const b = mineBlock(tc.params, parent, { txs: [transfer(tc.params, dev, generateWallet().address, 1, nonce)] })
+    blocks.push(b)
+    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
+  }
+  const results = await Promise.all(blocks.map((b) => tc.chain.processBlock(b, 'test')))
+  t.same(results.map((r) => r.status), ['connected', 'connected', 'connected', 'connected'])
+  t.equal(tc.chain.tip().height, 4)
+  t.equal(tc.chain.getAccount(dev.address).nonce, 4)
+})
+
+t.test('a transfer to oneself costs only the fee and is indexed once', async (t) => {
+  const tc = await openTestChain()
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const dev = devWallet()
+  const miner = generateWallet()
+  const before = tc.chain.getAccount(dev.address).balance
+  const historyBefore = (await tc.chain.addressHistory(dev.address, 0, 10)).total
+  await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { txs: [transfer(tc.params, dev, dev.address, 100, 0)], miner: miner.address }), 'test')
+  t.equal(tc.chain.getAccount(dev.address).balance, before - coinToBohm(0.001))
+  t.equal((await tc.chain.addressHistory(dev.address, 0, 10)).total, historyBefore + 1)
+  t.equal(tc.chain.totalSupply(), coinToBohm(2_000_005), 'supply grows by the subsidy only: fees move, they are not minted')
+})

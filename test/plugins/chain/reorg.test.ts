@@ -220,6 +220,10 @@ t.test('a heavier branch with an invalid block leaves the node on its branch, st
   t.same(events.tips.at(-1), { height: 3, hash: a3.hash })
   t.same(events.connected.at(-1), { height: 3, reorg: true })
   await sameAsFresh(t, node, [c1, a2, a3])
+  // a block extending the failed branch fails the same way and leaves the same state
+  await expectBlockError(t, node.chain, mineBlock(params, refOf(b4)), BlockErrorCode.BAD_TX)
+  t.same(await stateDump(node.db), before)
+  t.ok(node.mempool.has(pending.transaction_id))
   // and it still takes blocks on its branch
   t.equal((await node.chain.processBlock(mineBlock(params, refOf(a3), { txs: node.mempool.select(10) }), 'test')).status, 'connected')
   t.equal(node.mempool.size, 0)
