@@ -9,8 +9,8 @@ import { jsonValue } from '../kv.ts'
 import { normalizeAddress } from '../chain/address.ts'
 import type { Faucet } from './faucet.ts'
 import { accountErrors } from './errors.ts'
-import { adminKey, ADMIN_PREFIXES } from './keys.ts'
-import type { AdminPrefix } from './keys.ts'
+import { adminKey } from './keys.ts'
+import { AdminMirror } from './mirror.ts'
 import { isValidName, nameKey } from './names.ts'
 import {
   API_TOKEN_RE, TOKEN_HASH_RE, hashSecret, newApiToken, newInviteCode, newLoginToken,
@@ -64,86 +64,69 @@ export class AccountStore {
   readonly #db: KvStore
   readonly #opts: AccountStoreOptions
   readonly #now: () => number
-  readonly #pending = new Map<string, PendingRecord>()
-  readonly #users = new Map<string, ApprovedUser>()
-  readonly #blocked = new Map<string, BlockedRecord>()
-  readonly #sessions = new Map<string, SessionRecord>()
-  readonly #invites = new Map<string, InviteRecord>()
-  readonly #tokens = new Map<string, ApiTokenRecord>()
-  /** wallet and VM address -> user key, for the name directory */
-  readonly #byAddress = new Map<string, string>()
+  readonly #m: AdminMirror
   #lock: Promise<unknown> = Promise.resolve()
-  #seq = 0
 
-  private constructor (opts: AccountStoreOptions) {
+  private constructor (opts: AccountStoreOptions, mirror: AdminMirror) {
     this.#db = opts.db
     this.#opts = opts
+    this.#m = mirror
     this.#now = opts.now ?? (() => Date.now() / 1000)
   }
 
   static async open (opts: AccountStoreOptions): Promise<AccountStore> {
-    const store = new AccountStore(opts)
-    await store.#load()
+    const store = new AccountStore(opts, await AdminMirror.load(opts.db))
+    await store.#dropStaleSessions()
+    opts.logger.info(store.#m.counts(), 'admin state loaded')
     return store
   }
 
-  async #load (): Promise<void> {
-    const read = async <T>(prefix: AdminPrefix, into: (key: string, value: T) => void): Promise<void> => {
-      for await (const [k, v] of this.#db.entries({ gte: prefix, lt: `${prefix}\xff` })) into(k.slice(prefix.length), JSON.parse(v.toString('utf8')) as T)
-    }
-    await read<PendingRecord>('pending:', (k, v) => { this.#pending.set(k, v); this.#seq = Math.max(this.#seq, v.seq) })
-    await read<ApprovedUser>('user:', (k, v) => { this.#setUser(k, v) })
-    await read<BlockedRecord>('blocked:', (k, v) => this.#blocked.set(k, v))
-    await read<SessionRecord>('session:', (k, v) => this.#sessions.set(k, v))
-    await read<InviteRecord>('invite:', (k, v) => this.#invites.set(k, v))
-    await read<ApiTokenRecord>('token:', (k, v) => this.#tokens.set(k, v))
-    const stale = [...this.#sessions.values()].filter((s) => !this.#sessionLive(s))
-    if (stale.length > 0) {
-      await this.#commit(stale.map((s) => ({ type: 'del', key: adminKey.session(s.token_hash) })))
-      for (const s of stale) this.#sessions.delete(s.token_hash)
-    }
-    this.#opts.logger.info({ pending: this.#pending.size, users: this.#users.size, blocked: this.#blocked.size, sessions: this.#sessions.size, invites: this.#invites.size, tokens: this.#tokens.size, prefixes: ADMIN_PREFIXES.length }, 'admin state loaded')
+  async #dropStaleSessions (): Promise<void> {
+    const stale = [...this.#m.sessions.values()].filter((s) => !this.#sessionLive(s))
+    if (stale.length === 0) return
+    await this.#commit(stale.map((s) => ({ type: 'del', key: adminKey.session(s.token_hash) })))
+    for (const s of stale) this.#m.sessions.delete(s.token_hash)
   }
 
   // ---- reads (synchronous, from the mirror)
 
   pendingList (): PendingSignup[] {
-    return [...this.#pending.values()].sort((a, b) => a.seq - b.seq).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip }))
+    return [...this.#m.pending.values()].sort((a, b) => a.seq - b.seq).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip }))
   }
 
   users (): ApprovedUser[] {
-    return [...this.#users.values()].sort((a, b) => a.joined_at - b.joined_at)
+    return [...this.#m.users.values()].sort((a, b) => a.joined_at - b.joined_at)
   }
 
-  user (name: string): ApprovedUser | undefined { return this.#users.get(nameKey(name)) }
+  user (name: string): ApprovedUser | undefined { return this.#m.users.get(nameKey(name)) }
 
   blockedList (): BlockedRecord[] {
-    return [...this.#blocked.values()].sort((a, b) => a.blocked_at - b.blocked_at)
+    return [...this.#m.blocked.values()].sort((a, b) => a.blocked_at - b.blocked_at)
   }
 
-  isBlocked (name: string): boolean { return this.#blocked.has(nameKey(name)) }
+  isBlocked (name: string): boolean { return this.#m.blocked.has(nameKey(name)) }
 
   invites (): Invite[] {
-    return [...this.#invites.values()].sort((a, b) => a.created_at - b.created_at).map(inviteView)
+    return [...this.#m.invites.values()].sort((a, b) => a.created_at - b.created_at).map(inviteView)
   }
 
   tokens (): ApiTokenListing[] {
-    return [...this.#tokens.values()].sort((a, b) => a.created_at - b.created_at).map(tokenListing)
+    return [...this.#m.tokens.values()].sort((a, b) => a.created_at - b.created_at).map(tokenListing)
   }
 
   /** the approved user behind a wallet (32-hex) or VM (40-hex) address */
   userByAddress (address: string): ApprovedUser | undefined {
     const norm = normalizeAddress(address)
-    const key = norm === null ? undefined : this.#byAddress.get(norm.address)
-    return key === undefined ? undefined : this.#users.get(key)
+    const key = norm === null ? undefined : this.#m.byAddress.get(norm.address)
+    return key === undefined ? undefined : this.#m.users.get(key)
   }
 
   /** The approved user a session cookie belongs to; refreshes last_seen now and then. */
   sessionUser (token: string | undefined): ApprovedUser | undefined {
     if (typeof token !== 'string' || token.length === 0 || token.length > 256) return undefined
-    const session = this.#sessions.get(hashSecret(token))
+    const session = this.#m.sessions.get(hashSecret(token))
     if (session === undefined || !this.#sessionLive(session)) return undefined
-    const user = this.#users.get(session.name)
+    const user = this.#m.users.get(session.name)
     if (user === undefined) return undefined
     if (this.#now() - session.last_seen > TOUCH_INTERVAL_SECONDS) this.#touchSession(session.token_hash)
     return user
@@ -151,17 +134,17 @@ export class AccountStore {
 
   /** whether a session (by its hash) still stands; the stream rechecks open connections */
   sessionActive (tokenHash: string): boolean {
-    const s = this.#sessions.get(tokenHash)
-    return s !== undefined && this.#users.has(s.name) && this.#sessionLive(s)
+    const s = this.#m.sessions.get(tokenHash)
+    return s !== undefined && this.#m.users.has(s.name) && this.#sessionLive(s)
   }
 
   /** The approved user an API token acts as, if the token is active and has the scope. */
   authenticateApiToken (token: string | undefined, scope: string = 'playground'): ApprovedUser | undefined {
     if (typeof token !== 'string' || !API_TOKEN_RE.test(token)) return undefined
     const hash = hashSecret(token)
-    const record = this.#tokens.get(hash)
+    const record = this.#m.tokens.get(hash)
     if (record === undefined || record.revoked_at !== null || !record.scope.split(',').includes(scope)) return undefined
-    const user = this.#users.get(nameKey(record.name))
+    const user = this.#m.users.get(nameKey(record.name))
     if (user === undefined) return undefined
     if (record.last_used_at === null || this.#now() - record.last_used_at > TOUCH_INTERVAL_SECONDS) this.#touchToken(hash)
     return user
@@ -176,17 +159,17 @@ export class AccountStore {
     if (input.inviteCode !== undefined && input.inviteCode !== null && typeof input.inviteCode !== 'string') throw accountErrors.inviteInvalid()
     return await this.#mutate(async () => {
       const key = nameKey(name)
-      if (this.#blocked.has(key)) throw accountErrors.nameBlocked()
-      if (this.#users.has(key) || this.#pending.has(key)) throw accountErrors.nameTaken()
+      if (this.#m.blocked.has(key)) throw accountErrors.nameBlocked()
+      if (this.#m.users.has(key) || this.#m.pending.has(key)) throw accountErrors.nameTaken()
       const now = this.#now()
       if (code === null) {
-        const record: PendingRecord = { name, signed_up_at: now, ip: input.ip, seq: this.#seq + 1 }
+        const record: PendingRecord = { name, signed_up_at: now, ip: input.ip, seq: this.#m.seq + 1 }
         await this.#commit([{ type: 'put', key: adminKey.pending(key), value: jsonValue(record) }])
-        this.#seq = record.seq
-        this.#pending.set(key, record)
+        this.#m.seq = record.seq
+        this.#m.pending.set(key, record)
         return { status: 'pending', signup: { name, signed_up_at: now, ip: input.ip } }
       }
-      const invite = this.#invites.get(code)
+      const invite = this.#m.invites.get(code)
       if (invite === undefined || invite.revoked) throw accountErrors.inviteInvalid()
       if (invite.used >= invite.max_uses) throw accountErrors.inviteExhausted()
       const user = this.#newUser(key, name, code)
@@ -197,9 +180,9 @@ export class AccountStore {
         { type: 'put', key: adminKey.invite(code), value: jsonValue(used) },
         { type: 'put', key: adminKey.session(session.record.token_hash), value: jsonValue(session.record) }
       ])
-      this.#setUser(key, user)
-      this.#invites.set(code, used)
-      this.#sessions.set(session.record.token_hash, session.record)
+      this.#m.setUser(key, user)
+      this.#m.invites.set(code, used)
+      this.#m.sessions.set(session.record.token_hash, session.record)
       const faucetTx = this.#opts.faucet(user.address)
       return { status: 'approved', user, sessionToken: session.token, invite: inviteView(used), faucetTx }
     })
@@ -209,15 +192,15 @@ export class AccountStore {
     const label = this.#requireName(name)
     return await this.#mutate(async () => {
       const key = nameKey(label)
-      const pending = this.#pending.get(key)
+      const pending = this.#m.pending.get(key)
       if (pending === undefined) throw accountErrors.notPending(label)
       const user = this.#newUser(key, pending.name, null)
       await this.#commit([
         { type: 'del', key: adminKey.pending(key) },
         { type: 'put', key: adminKey.user(key), value: jsonValue(user) }
       ])
-      this.#pending.delete(key)
-      this.#setUser(key, user)
+      this.#m.pending.delete(key)
+      this.#m.setUser(key, user)
       return { user, faucetTx: this.#opts.faucet(user.address) }
     })
   }
@@ -229,13 +212,13 @@ export class AccountStore {
     return await this.#mutate(async () => {
       const key = nameKey(label)
       const now = this.#now()
-      const earlier = this.#blocked.get(key)
-      const display = this.#users.get(key)?.name ?? this.#pending.get(key)?.name ?? earlier?.name ?? label
+      const earlier = this.#m.blocked.get(key)
+      const display = this.#m.users.get(key)?.name ?? this.#m.pending.get(key)?.name ?? earlier?.name ?? label
       const record: BlockedRecord = { name: display, blocked_at: earlier?.blocked_at ?? now }
       const why = typeof reason === 'string' && reason.length > 0 ? reason : earlier?.reason
       if (why !== undefined) record.reason = why
-      const sessions = [...this.#sessions.values()].filter((s) => s.name === key)
-      const tokens = [...this.#tokens.values()].filter((t) => nameKey(t.name) === key && t.revoked_at === null).map((t) => ({ ...t, revoked_at: now }))
+      const sessions = [...this.#m.sessions.values()].filter((s) => s.name === key)
+      const tokens = [...this.#m.tokens.values()].filter((t) => nameKey(t.name) === key && t.revoked_at === null).map((t) => ({ ...t, revoked_at: now }))
       await this.#commit([
         { type: 'del', key: adminKey.pending(key) },
         { type: 'del', key: adminKey.user(key) },
@@ -243,11 +226,11 @@ export class AccountStore {
         ...sessions.map((s): KvOp => ({ type: 'del', key: adminKey.session(s.token_hash) })),
         ...tokens.map((t): KvOp => ({ type: 'put', key: adminKey.token(t.token_hash), value: jsonValue(t) }))
       ])
-      this.#pending.delete(key)
-      this.#deleteUser(key)
-      this.#blocked.set(key, record)
-      for (const s of sessions) this.#sessions.delete(s.token_hash)
-      for (const t of tokens) this.#tokens.set(t.token_hash, t)
+      this.#m.pending.delete(key)
+      this.#m.deleteUser(key)
+      this.#m.blocked.set(key, record)
+      for (const s of sessions) this.#m.sessions.delete(s.token_hash)
+      for (const t of tokens) this.#m.tokens.set(t.token_hash, t)
       return record
     })
   }
@@ -256,10 +239,10 @@ export class AccountStore {
     const label = this.#requireName(name)
     return await this.#mutate(async () => {
       const key = nameKey(label)
-      const record = this.#blocked.get(key)
+      const record = this.#m.blocked.get(key)
       if (record === undefined) throw accountErrors.notBlocked()
       await this.#commit([{ type: 'del', key: adminKey.blocked(key) }])
-      this.#blocked.delete(key)
+      this.#m.blocked.delete(key)
       return record
     })
   }
@@ -269,14 +252,14 @@ export class AccountStore {
     if (typeof name !== 'string' || typeof token !== 'string' || name.length === 0 || token.length === 0) throw accountErrors.loginMissing()
     return await this.#mutate(async () => {
       const key = nameKey(name)
-      if (this.#blocked.has(key)) throw accountErrors.loginBlocked()
-      const user = this.#users.get(key)
+      if (this.#m.blocked.has(key)) throw accountErrors.loginBlocked()
+      const user = this.#m.users.get(key)
       // compare even for an unknown name, so timing does not tell which names exist
       const match = secretsEqual(token, user?.login_token ?? '')
       if (user === undefined || !match) throw accountErrors.loginFailed()
       const session = this.#newSession(key)
       await this.#commit([{ type: 'put', key: adminKey.session(session.record.token_hash), value: jsonValue(session.record) }])
-      this.#sessions.set(session.record.token_hash, session.record)
+      this.#m.sessions.set(session.record.token_hash, session.record)
       return { user, sessionToken: session.token }
     })
   }
@@ -285,9 +268,9 @@ export class AccountStore {
   async endSession (token: string): Promise<void> {
     const hash = hashSecret(token)
     await this.#mutate(async () => {
-      if (!this.#sessions.has(hash)) return
+      if (!this.#m.sessions.has(hash)) return
       await this.#commit([{ type: 'del', key: adminKey.session(hash) }])
-      this.#sessions.delete(hash)
+      this.#m.sessions.delete(hash)
     })
   }
 
@@ -296,10 +279,10 @@ export class AccountStore {
     if (typeof uses !== 'number' || !Number.isInteger(uses) || uses < 1 || uses > INVITE_MAX_USES) throw accountErrors.badField(`max_uses must be an integer 1-${INVITE_MAX_USES}`)
     return await this.#mutate(async () => {
       let code = newInviteCode()
-      while (this.#invites.has(code)) code = newInviteCode()
+      while (this.#m.invites.has(code)) code = newInviteCode()
       const record: InviteRecord = { code, max_uses: uses, used: 0, created_at: this.#now(), revoked: false }
       await this.#commit([{ type: 'put', key: adminKey.invite(code), value: jsonValue(record) }])
-      this.#invites.set(code, record)
+      this.#m.invites.set(code, record)
       return inviteView(record)
     })
   }
@@ -308,12 +291,12 @@ export class AccountStore {
     if (typeof code !== 'string' || code.trim().length === 0) throw accountErrors.badField('code is required')
     const wanted = code.trim().toUpperCase()
     return await this.#mutate(async () => {
-      const invite = this.#invites.get(wanted)
+      const invite = this.#m.invites.get(wanted)
       if (invite === undefined) throw accountErrors.unknownInvite()
       if (invite.revoked) return inviteView(invite)
       const revoked: InviteRecord = { ...invite, revoked: true }
       await this.#commit([{ type: 'put', key: adminKey.invite(wanted), value: jsonValue(revoked) }])
-      this.#invites.set(wanted, revoked)
+      this.#m.invites.set(wanted, revoked)
       return inviteView(revoked)
     })
   }
@@ -324,12 +307,12 @@ export class AccountStore {
     if (typeof name !== 'string' || name.length === 0) throw accountErrors.badField('name is required')
     const scope = this.#scope(input.scope)
     return await this.#mutate(async () => {
-      const user = this.#users.get(nameKey(name))
+      const user = this.#m.users.get(nameKey(name))
       if (user === undefined) throw accountErrors.unknownUser(name)
       const token = newApiToken()
       const record: ApiTokenRecord = { id: newTokenId(), token_hash: hashSecret(token), label, name: user.name, scope, created_at: this.#now(), last_used_at: null, revoked_at: null }
       await this.#commit([{ type: 'put', key: adminKey.token(record.token_hash), value: jsonValue(record) }])
-      this.#tokens.set(record.token_hash, record)
+      this.#m.tokens.set(record.token_hash, record)
       return { token, record }
     })
   }
@@ -338,12 +321,12 @@ export class AccountStore {
   async revokeToken (req: TokenRevokeRequest): Promise<ApiTokenRecord> {
     const hash = this.#tokenHashOf(req)
     return await this.#mutate(async () => {
-      const record = hash === undefined ? undefined : this.#tokens.get(hash)
+      const record = hash === undefined ? undefined : this.#m.tokens.get(hash)
       if (record === undefined) throw accountErrors.unknownToken()
       if (record.revoked_at !== null) return record
       const revoked: ApiTokenRecord = { ...record, revoked_at: this.#now() }
       await this.#commit([{ type: 'put', key: adminKey.token(revoked.token_hash), value: jsonValue(revoked) }])
-      this.#tokens.set(revoked.token_hash, revoked)
+      this.#m.tokens.set(revoked.token_hash, revoked)
       return revoked
     })
   }
@@ -382,7 +365,7 @@ export class AccountStore {
       if (!TOKEN_HASH_RE.test(h)) throw accountErrors.badField('token_hash must be 64 hex chars')
       return h
     }
-    if (typeof req.id === 'string' && req.id.length > 0) return [...this.#tokens.values()].find((t) => t.id === req.id)?.token_hash
+    if (typeof req.id === 'string' && req.id.length > 0) return [...this.#m.tokens.values()].find((t) => t.id === req.id)?.token_hash
     throw accountErrors.badField('token or token_hash required')
   }
 
@@ -399,26 +382,12 @@ export class AccountStore {
 
   #sessionLive (s: SessionRecord): boolean { return this.#now() - s.last_seen < SESSION_IDLE_SECONDS }
 
-  #setUser (key: string, user: ApprovedUser): void {
-    this.#users.set(key, user)
-    this.#byAddress.set(user.address, key)
-    this.#byAddress.set(user.vm_address, key)
-  }
-
-  #deleteUser (key: string): void {
-    const user = this.#users.get(key)
-    if (user === undefined) return
-    this.#users.delete(key)
-    this.#byAddress.delete(user.address)
-    this.#byAddress.delete(user.vm_address)
-  }
-
   #touchSession (hash: string): void {
     const now = this.#now()
-    const current = this.#sessions.get(hash)
-    if (current !== undefined) this.#sessions.set(hash, { ...current, last_seen: now })
+    const current = this.#m.sessions.get(hash)
+    if (current !== undefined) this.#m.sessions.set(hash, { ...current, last_seen: now })
     this.#background(async () => {
-      const s = this.#sessions.get(hash)
+      const s = this.#m.sessions.get(hash)
       if (s === undefined) return
       await this.#commit([{ type: 'put', key: adminKey.session(hash), value: jsonValue(s) }])
     })
@@ -426,10 +395,10 @@ export class AccountStore {
 
   #touchToken (hash: string): void {
     const now = this.#now()
-    const current = this.#tokens.get(hash)
-    if (current !== undefined) this.#tokens.set(hash, { ...current, last_used_at: now })
+    const current = this.#m.tokens.get(hash)
+    if (current !== undefined) this.#m.tokens.set(hash, { ...current, last_used_at: now })
     this.#background(async () => {
-      const t = this.#tokens.get(hash)
+      const t = this.#m.tokens.get(hash)
       if (t === undefined) return
       await this.#commit([{ type: 'put', key: adminKey.token(hash), value: jsonValue(t) }])
     })
