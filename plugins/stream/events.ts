@@ -2,11 +2,13 @@
 // is deduplicated on, and every address it touches in both forms (32-hex wallet and its
 // 40-hex VM address) so an `address` filter in either form is a set lookup.
 import type { Block, Transaction } from '../../core/chain/types.ts'
-import { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from '../../core/chain/types.ts'
 import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
 import type { NameDirectory } from '../../core/services.ts'
 import { messageView } from '../../core/accounts/message-view.ts'
+import { summaryOfBlock } from '../../core/views/block-view.ts'
+import { callFields, txKind } from '../../core/views/tx-view.ts'
+import { receiptBody } from '../../core/views/receipt-view.ts'
 
 export const EVENT_TYPES = ['message', 'tx', 'block', 'receipt'] as const
 export type EventType = typeof EVENT_TYPES[number]
@@ -28,17 +30,6 @@ export interface StreamEvent {
   frame: string
 }
 
-export type TxKind = 'coinbase' | 'genesis' | 'deploy' | 'call' | 'message' | 'transfer'
-
-export function txKind (tx: Transaction): TxKind {
-  if (tx.sender === MINING_REWARD_SENDER) return 'coinbase'
-  if (tx.sender === GENESIS_SENDER) return 'genesis'
-  if (tx.recipient === CONTRACT_RECIPIENT && tx.data?.type === 'deploy') return 'deploy'
-  if (tx.recipient === CONTRACT_RECIPIENT && tx.data?.type === 'call') return 'call'
-  if (typeof tx.data?.memo === 'string') return 'message'
-  return 'transfer'
-}
-
 /** Collects addresses in canonical forms; non-addresses (mining_reward, contract) are skipped. */
 export function touched (...candidates: Array<string | null | undefined>): Set<string> {
   const out = new Set<string>()
@@ -53,43 +44,15 @@ export function touched (...candidates: Array<string | null | undefined>): Set<s
 }
 
 export function blockEvent (block: Block): EventDraft {
-  return {
-    type: 'block',
-    key: String(block.height),
-    addresses: touched(block.miner),
-    payload: {
-      type: 'block',
-      block: {
-        height: block.height,
-        hash: block.hash,
-        previous_hash: block.previous_hash,
-        timestamp: block.timestamp,
-        tx_count: block.transactions.length,
-        miner: block.miner,
-        difficulty: block.difficulty,
-        // a block reaches the tip only after its attestation verified; genesis has none
-        quantum_verified: block.quantum_signature !== null
-      }
-    }
-  }
-}
-
-function callFields (tx: Transaction): { to: string | null; selector: number | null; arg_count: number | null } {
-  if (txKind(tx) !== 'call') return { to: null, selector: null, arg_count: null }
-  const to = typeof tx.data.to === 'string' ? `0x${tx.data.to.replace(/^0x/, '').toLowerCase()}` : null
-  const calldata = typeof tx.data.calldata === 'string' ? tx.data.calldata : ''
-  return {
-    to,
-    selector: calldata.length >= 2 ? parseInt(calldata.slice(0, 2), 16) : null,
-    arg_count: calldata.length >= 2 ? Math.floor((calldata.length - 2) / 64) : 0
-  }
+  return { type: 'block', key: String(block.height), addresses: touched(block.miner), payload: { type: 'block', block: summaryOfBlock(block) } }
 }
 
 /** a confirmed transfer, deploy or call; null for coinbase, genesis and chat transactions */
 export function txEvent (tx: Transaction, height: number, receipt: Receipt | undefined): EventDraft | null {
   const kind = txKind(tx)
   if (kind !== 'transfer' && kind !== 'deploy' && kind !== 'call') return null
-  const call = callFields(tx)
+  // SPEC 6 lists to, selector and arg_count for every tx event; they are null unless a call
+  const call = kind === 'call' ? callFields(tx) : { to: null, selector: null, arg_count: null }
   return {
     type: 'tx',
     key: tx.transaction_id,
@@ -111,12 +74,13 @@ export function txEvent (tx: Transaction, height: number, receipt: Receipt | und
   }
 }
 
-export function receiptEvent (txId: string, receipt: Receipt, sender: string | undefined): EventDraft {
+/** the receipt as GET /api/receipt/{tx_id} shows it (tx_id and block_height added) */
+export function receiptEvent (txId: string, receipt: Receipt, height: number, sender: string | undefined): EventDraft {
   return {
     type: 'receipt',
     key: txId,
     addresses: touched(sender, receipt.contract, receipt.to, ...receipt.logs.map((l) => l.address)),
-    payload: { type: 'receipt', receipt: { tx_id: txId, ...receipt } }
+    payload: { type: 'receipt', receipt: receiptBody({ ...receipt, tx_id: txId, block_height: height }) }
   }
 }
 

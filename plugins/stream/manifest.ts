@@ -66,7 +66,7 @@ export default definePlugin<StreamConfig>({
       publish('block', () => blockEvent(block))
     })
     ctx.hooks.txConfirmed.tap('stream', ({ tx, block }) => publish('tx', () => txEvent(tx, block.height, blockReceipts.get(tx.transaction_id))))
-    ctx.hooks.receiptWritten.tap('stream', ({ tx_id, receipt }) => publish('receipt', () => receiptEvent(tx_id, receipt, blockTxs.get(tx_id)?.sender)))
+    ctx.hooks.receiptWritten.tap('stream', ({ tx_id, receipt, block }) => publish('receipt', () => receiptEvent(tx_id, receipt, block.height, blockTxs.get(tx_id)?.sender)))
     ctx.hooks.messageSeen.tap('stream', ({ tx, block }) => publish('message', () => messageEvent(tx, block?.height ?? null, names)))
 
     const app = ctx.resolve('publicHttp')

@@ -160,7 +160,7 @@ t.test('event stream', async (t) => {
     node.kernel.hooks.txConfirmed.call({ tx: deploy, block: ref, index: 0 })
     node.kernel.hooks.receiptWritten.call({ tx_id: deploy.transaction_id, receipt, block: ref })
     await all.waitFor('the receipt', () => payloads(all, 'receipt').length === 1)
-    t.same(payloads(all, 'receipt')[0], { tx_id: deploy.transaction_id, ...receipt })
+    t.same(payloads(all, 'receipt')[0], { tx_id: deploy.transaction_id, block_height: ref.height, ...receipt })
     t.match(payloads(all, 'tx').at(-1), { kind: 'deploy', tx_id: deploy.transaction_id })
     await byContract.waitFor('deploy tx and receipt by contract address', () => byContract.frames.length === 2)
     t.same(byContract.frames.map((f) => f.data.type), ['tx', 'receipt'])
