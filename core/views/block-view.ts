@@ -1,0 +1,67 @@
+// Blocks as the explorer, the dashboard and the stream show them (SPEC 2.4). A summary can
+// be built from the stored block meta alone, so block lists never parse whole blocks.
+import type { Block } from '../chain/types.ts'
+import type { BlockMeta } from '../chain/keys.ts'
+import { decodeTx } from './tx-view.ts'
+import type { DecodedTx } from './tx-view.ts'
+import type { NameOf } from './names.ts'
+
+export interface BlockSummary {
+  height: number
+  hash: string
+  previous_hash: string
+  timestamp: number
+  tx_count: number
+  miner: string
+  difficulty: number
+  /** a main-chain block passed attestation validation; only genesis carries none */
+  quantum_verified: boolean
+}
+
+export interface BlockDetail extends BlockSummary {
+  merkle_root: string
+  nonce: number
+  qrng_attestation_present: boolean
+  /** registered source id named by the attestation, null for genesis */
+  qrng_source: string | null
+  transactions: DecodedTx[]
+}
+
+export function summaryOfMeta (meta: BlockMeta): BlockSummary {
+  return {
+    height: meta.height,
+    hash: meta.hash,
+    previous_hash: meta.previous_hash,
+    timestamp: meta.timestamp,
+    tx_count: meta.tx_count,
+    miner: meta.miner,
+    difficulty: meta.difficulty,
+    // the chain connects no block past genesis without a verified attestation
+    quantum_verified: meta.height > 0
+  }
+}
+
+export function summaryOfBlock (block: Block): BlockSummary {
+  return {
+    height: block.height,
+    hash: block.hash,
+    previous_hash: block.previous_hash,
+    timestamp: block.timestamp,
+    tx_count: block.transactions.length,
+    miner: block.miner,
+    difficulty: block.difficulty,
+    quantum_verified: block.quantum_signature !== null
+  }
+}
+
+export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
+  const attestation = block.quantum_signature?.qrng_attestation
+  return {
+    ...summaryOfBlock(block),
+    merkle_root: block.merkle_root,
+    nonce: block.nonce,
+    qrng_attestation_present: attestation !== undefined && attestation !== null,
+    qrng_source: attestation?.source ?? null,
+    transactions: block.transactions.map((tx) => decodeTx(tx, nameOf))
+  }
+}

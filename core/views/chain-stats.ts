@@ -1,0 +1,32 @@
+// Chain-wide figures shared by explorer stats (SPEC 2.4), the dashboard chain summary
+// (SPEC 2.2) and the metrics.
+import { bohmToCoin } from '../chain/money.ts'
+import type { ViewContext } from './context.ts'
+
+export interface ChainStats {
+  height: number
+  tip_hash: string
+  tip_timestamp: number
+  total_supply: number
+  max_supply: number
+  mempool_size: number
+  /** leading-zero count the next block must meet */
+  difficulty: number
+  block_time_target: number
+  testnet: boolean
+}
+
+export function chainStats (ctx: Pick<ViewContext, 'chain' | 'mempool' | 'params'>): ChainStats {
+  const tip = ctx.chain.tip()
+  return {
+    height: tip.height,
+    tip_hash: tip.hash,
+    tip_timestamp: tip.timestamp,
+    total_supply: bohmToCoin(ctx.chain.totalSupply()),
+    max_supply: ctx.params.maxSupplyCoin,
+    mempool_size: ctx.mempool.size,
+    difficulty: ctx.chain.nextDifficulty(),
+    block_time_target: ctx.params.blockTimeTarget,
+    testnet: ctx.params.testnet
+  }
+}

@@ -1,0 +1,33 @@
+// Offset/limit paging (SPEC 2.4 pagination object, SPEC 8 page sizes). A limit above the
+// maximum is clamped rather than refused: asking for "a lot" gets the most a page holds.
+export interface Pagination {
+  offset: number
+  limit: number
+  total: number
+  has_more: boolean
+}
+
+export interface PageRequest { offset: number; limit: number }
+
+export const PAGE_DEFAULT_LIMIT = 25
+export const PAGE_MAX_LIMIT = 100
+
+/** querystring schema: non-negative integers; anything else is a 400 naming the field */
+export const pageQuerySchema = {
+  type: 'object',
+  properties: {
+    offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'items to skip, 0 = newest' },
+    limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: PAGE_DEFAULT_LIMIT, description: `page size, default ${PAGE_DEFAULT_LIMIT}, at most ${PAGE_MAX_LIMIT} (larger values are clamped)` }
+  }
+} as const
+
+export function pageRequest (query: { offset?: number; limit?: number }): PageRequest {
+  return {
+    offset: query.offset ?? 0,
+    limit: Math.min(query.limit ?? PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT)
+  }
+}
+
+export function pagination (page: PageRequest, total: number, returned: number): Pagination {
+  return { offset: page.offset, limit: page.limit, total, has_more: page.offset + returned < total }
+}

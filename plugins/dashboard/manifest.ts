@@ -1,0 +1,70 @@
+// Node-local dashboard ({dashboard_url}, default 127.0.0.1:8080): health, chain, mempool,
+// miner, entropy provider, peers, fees, search, transaction submission and /metrics.
+// Provides its server as `dashboardHttp` so other plugins can add operator routes.
+import type { FastifyInstance } from 'fastify'
+import { definePlugin } from '../../core/plugin.ts'
+import { nameLookup } from '../../core/views/names.ts'
+import { loadOrCreateApiKey } from './api-key.ts'
+import { buildDashboardServer } from './server.ts'
+
+declare module '../../core/services.ts' {
+  interface Services {
+    /** the node-local dashboard server; routes added during register, it listens on start */
+    dashboardHttp: FastifyInstance
+  }
+}
+
+interface DashboardConfig {
+  host: string
+  port: number
+  /** every GET but /api/status and /metrics needs the API key */
+  requireAuth: boolean
+}
+
+export default definePlugin<DashboardConfig>({
+  name: 'dashboard',
+  description: 'node-local operator dashboard and Prometheus metrics',
+  provides: ['dashboardHttp'],
+  needs: ['chain', 'mempool', 'wallets'],
+  optional: ['names', 'miner', 'entropy', 'peers'],
+  configSchema: {
+    properties: {
+      host: { type: 'string', minLength: 1, default: '127.0.0.1' },
+      port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+      requireAuth: { type: 'boolean', default: false }
+    },
+    additionalProperties: false
+  },
+  async register (ctx) {
+    const apiKey = loadOrCreateApiKey(ctx.node.dataDir)
+    if (apiKey.source === 'env') ctx.logger.info('dashboard API key taken from LEDGER_API_KEY')
+    else ctx.logger.info({ file: apiKey.file }, apiKey.created ? 'generated the dashboard API key' : 'dashboard API key loaded')
+
+    const app = await buildDashboardServer({
+      logger: ctx.logger,
+      kernel: ctx.resolve('kernel'),
+      view: {
+        chain: ctx.resolve('chain'),
+        mempool: ctx.resolve('mempool'),
+        params: ctx.params,
+        nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
+      },
+      // resolved per request: each is optional and reports its absent value when missing
+      services: {
+        miner: () => ctx.tryResolve('miner'),
+        entropy: () => ctx.tryResolve('entropy'),
+        peers: () => ctx.tryResolve('peers')
+      },
+      // the node's wallet address: the identity it mines and pays the faucet under
+      nodeId: ctx.resolve('wallets').nodeWallet().address,
+      apiKey: apiKey.key,
+      requireAuth: ctx.config.requireAuth
+    })
+    ctx.provide('dashboardHttp', app)
+    ctx.onStart(async () => {
+      const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })
+      ctx.logger.info({ address, requireAuth: ctx.config.requireAuth }, 'dashboard listening')
+    })
+    ctx.onClose(async () => { await app.close() })
+  }
+})

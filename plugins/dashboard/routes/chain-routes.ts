@@ -1,0 +1,162 @@
+// Dashboard chain reads (SPEC 4.1): chain summary, blocks, a block by height or hash, a
+// transaction with its raw data, an address, the mempool, the fee estimate and search.
+import type { FastifyInstance } from 'fastify'
+import { HttpError } from '../../../core/http.ts'
+import type { ViewContext } from '../../../core/views/context.ts'
+import { chainStats } from '../../../core/views/chain-stats.ts'
+import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, parseHeight } from '../../../core/views/block-queries.ts'
+import type { BlockDetail } from '../../../core/views/block-view.ts'
+import { lookupTx } from '../../../core/views/tx-lookup.ts'
+import { addressDetail } from '../../../core/views/address-detail.ts'
+import { txKind } from '../../../core/views/tx-view.ts'
+import { pageQuerySchema, pageRequest } from '../../../core/views/pagination.ts'
+import type { PageRequest } from '../../../core/views/pagination.ts'
+import { VIEW_ERRORS } from '../../../core/views/errors.ts'
+import {
+  addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, rawTxLookupSchema
+} from '../../../core/views/schemas.ts'
+import { chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
+import type { FeeEstimator } from '../fee-estimate.ts'
+
+const tags = ['chain']
+type Query = { offset?: number; limit?: number }
+const pathParam = (name: string, description: string) => ({
+  type: 'object',
+  properties: { [name]: { type: 'string', description } }
+})
+
+async function blockByIdentifier (ctx: ViewContext, identifier: string): Promise<BlockDetail> {
+  const id = identifier.trim()
+  const height = parseHeight(id)
+  const hash = id.toLowerCase().replace(/^0x/, '')
+  if (height === null && !BLOCK_HASH_RE.test(hash)) throw new HttpError(400, VIEW_ERRORS.badBlockIdentifier)
+  const block = height !== null ? await blockAtHeight(ctx, height) : await blockWithHash(ctx, hash)
+  if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+  return block
+}
+
+async function rawTx (ctx: ViewContext, txId: string) {
+  const tx = await lookupTx(ctx, txId, { raw: true })
+  if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
+  return tx
+}
+
+async function address (ctx: ViewContext, input: string, page: PageRequest) {
+  const detail = await addressDetail(ctx, input, page)
+  if (detail === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+  return detail
+}
+
+/** SPEC 4.1 search rule: an integer is a block height, a long hex string a transaction id,
+ *  anything else an address. A 128-hex string that is no transaction is tried as a block hash. */
+export function searchKind (q: string): 'block' | 'tx' | 'address' {
+  const text = q.trim()
+  if (parseHeight(text) !== null) return 'block'
+  if (/^(0x)?[0-9a-f]{48,}$/i.test(text)) return 'tx'
+  return 'address'
+}
+
+export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fees: FeeEstimator): void {
+  app.get('/api/chain', { schema: { tags, summary: 'chain summary', response: { 200: chainSummarySchema } } }, async () => {
+    const s = chainStats(ctx)
+    return {
+      height: s.height,
+      tip_hash: s.tip_hash,
+      tip_timestamp: s.tip_timestamp,
+      total_supply: s.total_supply,
+      max_supply: s.max_supply,
+      difficulty: s.difficulty,
+      block_time_target: s.block_time_target,
+      testnet: s.testnet,
+      network: ctx.params.name,
+      genesis_hash: ctx.chain.genesisHash()
+    }
+  })
+
+  app.get('/api/blocks', {
+    schema: { tags, summary: 'blocks, newest first (same shape as the explorer)', querystring: pageQuerySchema, response: { 200: blockPageSchema, 400: errorSchema } }
+  }, async (request) => listBlocks(ctx, pageRequest(request.query as Query)))
+
+  // a wildcard, not a :param: a 128-hex hash is longer than the router's parameter limit
+  app.get('/api/block/*', {
+    schema: {
+      tags,
+      summary: 'one block by height or 128-hex hash',
+      params: pathParam('*', 'block height or block hash'),
+      response: { 200: blockDetailSchema, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => await blockByIdentifier(ctx, (request.params as { '*': string })['*']))
+
+  app.get('/api/tx/:tx_id', {
+    schema: {
+      tags,
+      summary: 'one transaction with its raw data field (deploy bytecode, call calldata)',
+      params: pathParam('tx_id', '64-hex transaction id'),
+      response: { 200: rawTxLookupSchema, 404: errorSchema }
+    }
+  }, async (request) => await rawTx(ctx, (request.params as { tx_id: string }).tx_id))
+
+  app.get('/api/address/:address', {
+    schema: {
+      tags,
+      summary: 'address detail with balance and transaction history',
+      params: pathParam('address', '32-hex or 40-hex address'),
+      querystring: pageQuerySchema,
+      response: { 200: addressDetailSchema, 400: errorSchema }
+    }
+  }, async (request) => await address(ctx, (request.params as { address: string }).address, pageRequest(request.query as Query)))
+
+  app.get('/api/mempool', { schema: { tags, summary: 'pending transactions, highest fee first', response: { 200: mempoolSchema } } }, async () => {
+    const txs = ctx.mempool.list()
+    return {
+      pending_count: ctx.mempool.size,
+      capacity: ctx.mempool.capacity,
+      transactions: txs.map((tx) => ({
+        tx_id: tx.transaction_id,
+        sender: tx.sender,
+        recipient: tx.recipient,
+        amount: tx.amount,
+        fee: tx.fee,
+        timestamp: tx.timestamp,
+        nonce: tx.nonce,
+        kind: txKind(tx),
+        data: tx.data
+      }))
+    }
+  })
+
+  app.get('/api/fee', {
+    schema: { tags, summary: 'fee estimate from mempool depth and recent blocks (see docs/dashboard.md)', response: { 200: feeSchema } }
+  }, async () => await fees.estimate())
+
+  app.get('/api/search', {
+    schema: {
+      tags,
+      summary: 'integer -> block, long hex -> transaction, else address; answers with that endpoint\'s shape and names it in x-result-type',
+      querystring: { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 256 } } },
+      response: { 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request, reply) => {
+    const q = (request.query as { q: string }).q.trim()
+    const kind = searchKind(q)
+    let body: object | undefined
+    let schema: Record<string, unknown>
+    let type: string = kind
+    if (kind === 'block') {
+      body = await blockByIdentifier(ctx, q)
+      schema = blockDetailSchema
+    } else if (kind === 'tx') {
+      const tx = await lookupTx(ctx, q, { raw: true })
+      const block = tx === undefined && BLOCK_HASH_RE.test(q.toLowerCase().replace(/^0x/, '')) ? await blockWithHash(ctx, q) : undefined
+      if (tx === undefined && block === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
+      body = tx ?? block
+      schema = tx !== undefined ? rawTxLookupSchema : blockDetailSchema
+      type = tx !== undefined ? 'tx' : 'block'
+    } else {
+      body = await address(ctx, q, { offset: 0, limit: 25 })
+      schema = addressDetailSchema
+    }
+    // serialized through the same schema as the type-specific endpoint
+    return reply.header('x-result-type', type).type('application/json; charset=utf-8').send(reply.serializeInput(body as Record<string, unknown>, schema))
+  })
+}

@@ -1,0 +1,69 @@
+// Dashboard node reads (SPEC 4.1): status, node, mining, entropy provider, peers, the
+// entropy passthrough and the Prometheus metrics.
+import type { FastifyInstance } from 'fastify'
+import type { Registry } from 'prom-client'
+import { HttpError } from '../../../core/http.ts'
+import type { Kernel } from '../../../core/kernel.ts'
+import type { ChainService } from '../../../core/chain/chain-service.ts'
+import { errorSchema } from '../../../core/views/schemas.ts'
+import { miningView, nodeView, peerList, qrngView, statusView, syncState } from '../node-status.ts'
+import type { OptionalServices } from '../node-status.ts'
+import { miningSchema, nodeSchema, peersSchema, qrngRandomSchema, qrngSchema, statusSchema } from '../schemas.ts'
+
+export interface NodeRouteDeps {
+  kernel: Kernel
+  chain: ChainService
+  services: OptionalServices
+  nodeId: string
+  metrics: Registry
+}
+
+/** bytes one passthrough request may draw: enough to inspect, too few to drain the pool */
+export const QRNG_RANDOM_MAX = 1024
+
+export function registerNodeRoutes (app: FastifyInstance, deps: NodeRouteDeps): void {
+  const { kernel, services } = deps
+  const tags = ['node']
+
+  app.get('/api/status', {
+    schema: { tags, summary: 'health summary; never needs the API key', response: { 200: statusSchema } }
+  }, async () => statusView(kernel, services, deps.chain.tip().height))
+
+  app.get('/api/node', { schema: { tags, summary: 'node identity and uptime', response: { 200: nodeSchema } } }, async () => nodeView(kernel, deps.nodeId))
+
+  app.get('/api/mining', { schema: { tags, summary: 'miner state', response: { 200: miningSchema } } }, async () => miningView(services))
+
+  app.get('/api/qrng', { schema: { tags, summary: 'entropy provider status', response: { 200: qrngSchema } } }, async () => qrngView(services))
+
+  app.get('/api/qrng/random', {
+    schema: {
+      tags,
+      summary: 'n random bytes from the entropy provider, hex-encoded',
+      querystring: { type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: QRNG_RANDOM_MAX, default: 32 } } },
+      response: { 200: qrngRandomSchema, 400: errorSchema, 503: errorSchema }
+    }
+  }, async (request) => {
+    const n = (request.query as { n: number }).n
+    const entropy = services.entropy()
+    if (entropy === undefined) throw new HttpError(503, 'no entropy provider loaded')
+    let draw
+    try {
+      draw = await entropy.getBytes(n)
+    } catch (err) {
+      throw new HttpError(503, `entropy provider unavailable: ${(err as Error).message}`)
+    }
+    return { n: draw.bytes.length, hex: Buffer.from(draw.bytes).toString('hex'), source: draw.source }
+  })
+
+  app.get('/api/peers', { schema: { tags, summary: 'connected peers', response: { 200: peersSchema } } }, async () => {
+    const peers = peerList(services)
+    return { peer_count: peers.length, sync_state: syncState(services), peers }
+  })
+
+  app.get('/metrics', {
+    schema: { tags, summary: 'Prometheus text format; never needs the API key', produces: ['text/plain'] }
+  }, async (_request, reply) => {
+    const text = await deps.metrics.metrics()
+    return reply.type(deps.metrics.contentType).send(text)
+  })
+}

@@ -1,0 +1,138 @@
+// Response schemas of the dashboard's own resources (SPEC 2.2); the chain views' schemas are
+// shared with the explorer (core/views/schemas.ts).
+const str = { type: 'string' } as const
+const int = { type: 'integer' } as const
+const num = { type: 'number' } as const
+const bool = { type: 'boolean' } as const
+const nullableStr = { type: ['string', 'null'] } as const
+const ts = { type: 'number', description: 'Unix seconds' } as const
+
+const obj = (properties: Record<string, unknown>, optional: string[] = []) => ({
+  type: 'object',
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  properties
+})
+
+export const statusSchema = obj({
+  node_running: bool,
+  chain_height: int,
+  peer_count: int,
+  mining_active: bool,
+  qrng_reachable: bool,
+  simulate: bool,
+  sync_state: { type: 'string', enum: ['idle', 'syncing', 'synced'] }
+})
+
+export const nodeSchema = obj({
+  node_id: str,
+  version: str,
+  network: str,
+  status: str,
+  started_at: ts,
+  uptime_seconds: num,
+  data_dir: str
+})
+
+export const chainSummarySchema = obj({
+  height: int,
+  tip_hash: str,
+  tip_timestamp: ts,
+  total_supply: num,
+  max_supply: int,
+  difficulty: int,
+  block_time_target: int,
+  testnet: bool,
+  network: str,
+  genesis_hash: str
+})
+
+export const mempoolSchema = obj({
+  pending_count: int,
+  capacity: int,
+  transactions: {
+    type: 'array',
+    items: obj({
+      tx_id: str,
+      sender: str,
+      recipient: str,
+      amount: num,
+      fee: num,
+      timestamp: ts,
+      nonce: int,
+      kind: str,
+      data: { type: 'object', additionalProperties: true }
+    })
+  }
+})
+
+export const miningSchema = obj({
+  enabled: bool,
+  running: bool,
+  blocks_mined: int,
+  miner_address: str,
+  simulation_mode: bool,
+  qrng_source: str,
+  hash_rate: num,
+  halted_reason: nullableStr
+})
+
+export const qrngSchema = obj({
+  reachable: bool,
+  host: str,
+  port: int,
+  last_fetch_at: { type: ['number', 'null'], description: 'Unix seconds, null before the first fetch' },
+  pool_available_bytes: int,
+  source: nullableStr,
+  reason: nullableStr
+})
+
+export const qrngRandomSchema = obj({
+  n: int,
+  hex: { type: 'string', description: 'n bytes, hex-encoded' },
+  source: str
+})
+
+export const peersSchema = obj({
+  peer_count: int,
+  sync_state: { type: 'string', enum: ['idle', 'syncing', 'synced'] },
+  peers: {
+    type: 'array',
+    items: obj({ peer_id: str, address: str, version: str, best_height: int, connected_at: ts })
+  }
+})
+
+export const feeSchema = obj({
+  mempool_min: num,
+  mempool_median: num,
+  min_fee: num,
+  low_fee: num,
+  medium_fee: num,
+  high_fee: num,
+  mempool_fullness: num
+})
+
+export const submitAcceptedSchema = obj({ status: { type: 'string', enum: ['accepted'] }, tx_id: str })
+
+/** refusals carry status and reason; a body that is not JSON at all gets only error */
+export const submitRejectedSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: { status: { type: 'string', enum: ['rejected'] }, reason: str, code: str, error: str }
+} as const
+
+/** SPEC 2.3 wire body; types are checked here, everything else by the mempool's rules */
+export const submitBodySchema = {
+  type: 'object',
+  required: ['sender', 'recipient', 'amount', 'timestamp', 'transaction_id', 'signature', 'fee', 'data', 'nonce'],
+  properties: {
+    sender: { type: 'string', maxLength: 64 },
+    recipient: { type: 'string', maxLength: 64 },
+    amount: { type: 'number' },
+    timestamp: { type: 'number' },
+    transaction_id: { type: 'string', maxLength: 128 },
+    signature: { type: 'string' },
+    fee: { type: 'number' },
+    data: { type: 'object' },
+    nonce: { type: 'integer' }
+  }
+} as const

@@ -1,0 +1,60 @@
+// The dashboard server ({dashboard_url}): built here, listened on by the manifest. Kept apart
+// from listen() so tests can drive it with inject().
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { createHttpServer } from '../../core/http.ts'
+import { publishOpenApi } from '../../core/openapi.ts'
+import { nodeVersion } from '../../core/version.ts'
+import type { Kernel } from '../../core/kernel.ts'
+import type { ViewContext } from '../../core/views/context.ts'
+import { chainStats } from '../../core/views/chain-stats.ts'
+import { installAuth } from './auth.ts'
+import { FeeEstimator } from './fee-estimate.ts'
+import { createMetricsRegistry } from './metrics.ts'
+import { miningActive, peerList, syncState } from './node-status.ts'
+import type { OptionalServices } from './node-status.ts'
+import { registerChainRoutes } from './routes/chain-routes.ts'
+import { registerNodeRoutes } from './routes/node-routes.ts'
+import { registerSubmitRoute, SUBMIT_ROUTE } from './routes/submit-route.ts'
+
+export interface DashboardDeps {
+  logger: Logger
+  kernel: Kernel
+  view: ViewContext
+  services: OptionalServices
+  nodeId: string
+  apiKey: string
+  requireAuth: boolean
+}
+
+export const DASHBOARD_ROUTES = [
+  'GET /api/status', 'GET /api/node', 'GET /api/chain', 'GET /api/blocks', 'GET /api/block/{identifier}',
+  'GET /api/tx/{tx_id}', 'GET /api/address/{address}', 'GET /api/mempool', 'GET /api/mining', 'GET /api/qrng',
+  'GET /api/qrng/random', 'GET /api/peers', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
+] as const
+
+export async function buildDashboardServer (deps: DashboardDeps): Promise<FastifyInstance> {
+  const { kernel, view, services } = deps
+  const app = createHttpServer({ logger: deps.logger, name: 'dashboard' })
+  await publishOpenApi(app, { title: 'ledger node — dashboard API', description: 'node-local operator dashboard', version: nodeVersion(kernel.params) })
+  installAuth(app, { key: deps.apiKey, requireAuth: deps.requireAuth, writeRoutes: new Set([SUBMIT_ROUTE]) })
+
+  const metrics = createMetricsRegistry({
+    chainHeight: () => view.chain.tip().height,
+    tipTimestamp: () => view.chain.tip().timestamp,
+    totalSupply: () => chainStats(view).total_supply,
+    difficulty: () => view.chain.nextDifficulty(),
+    mempoolSize: () => view.mempool.size,
+    peerCount: () => peerList(services).length,
+    miningActive: () => miningActive(services),
+    // with no peers there is nothing to download: only an active sync counts as not synced
+    synced: () => syncState(services) !== 'syncing',
+    uptimeSeconds: () => Math.max(0, Date.now() / 1000 - kernel.startedAt)
+  })
+
+  app.get('/', { schema: { hide: true } }, async () => ({ service: 'dashboard', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
+  registerNodeRoutes(app, { kernel, chain: view.chain, services, nodeId: deps.nodeId, metrics })
+  registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
+  registerSubmitRoute(app, view.mempool)
+  return app
+}

@@ -1,0 +1,132 @@
+// Public explorer API (SPEC 4.2): stats, blocks, one block, one transaction, one address,
+// receipts. Read-only; every heavy lookup goes through the chain's indexes.
+import type { FastifyInstance } from 'fastify'
+import { HttpError } from '../../core/http.ts'
+import type { ViewContext } from '../../core/views/context.ts'
+import { chainStats } from '../../core/views/chain-stats.ts'
+import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
+import { lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
+import { addressDetail } from '../../core/views/address-detail.ts'
+import { receiptBody } from '../../core/views/receipt-view.ts'
+import { pageQuerySchema, pageRequest } from '../../core/views/pagination.ts'
+import { VIEW_ERRORS } from '../../core/views/errors.ts'
+import {
+  addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, receiptListSchema,
+  receiptSchema, statsSchema, txLookupSchema
+} from '../../core/views/schemas.ts'
+import { EXPLORER_PAGE } from './page.ts'
+
+const tags = ['explorer']
+const pathParam = (name: string, description: string) => ({
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'string', description } }
+})
+
+export const EXPLORER_ROUTES = [
+  '/api/explorer',
+  '/api/explorer/stats',
+  '/api/explorer/blocks',
+  '/api/explorer/block/:height',
+  '/api/explorer/tx/:tx_id',
+  '/api/explorer/address/:address',
+  '/api/receipt/:tx_id',
+  '/api/receipts/block/:idx'
+] as const
+
+/** height path parameter: 400 unless an integer, 404 unless a main-chain height */
+function heightOf (text: string): number {
+  const height = parseHeight(text)
+  if (height === null) throw new HttpError(400, VIEW_ERRORS.heightNotInteger)
+  return height
+}
+
+export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext): void {
+  app.get('/api/explorer', {
+    schema: {
+      tags,
+      summary: 'explorer API index: endpoints and the web page',
+      response: {
+        200: {
+          type: 'object',
+          properties: { service: { type: 'string' }, page: { type: 'string' }, docs: { type: 'string' }, endpoints: { type: 'array', items: { type: 'string' } } }
+        }
+      }
+    }
+  }, async () => ({ service: 'explorer', page: EXPLORER_PAGE, docs: '/docs', endpoints: [...EXPLORER_ROUTES] }))
+
+  app.get('/api/explorer/stats', {
+    schema: { tags, summary: 'chain statistics', response: { 200: statsSchema } }
+  }, async () => chainStats(ctx))
+
+  app.get('/api/explorer/blocks', {
+    schema: { tags, summary: 'blocks, newest first', querystring: pageQuerySchema, response: { 200: blockPageSchema, 400: errorSchema } }
+  }, async (request) => listBlocks(ctx, pageRequest(request.query as { offset?: number; limit?: number })))
+
+  app.get('/api/explorer/block/:height', {
+    schema: {
+      tags,
+      summary: 'one block with its decoded transactions',
+      params: pathParam('height', 'block height (integer)'),
+      response: { 200: blockDetailSchema, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const block = await blockAtHeight(ctx, heightOf((request.params as { height: string }).height))
+    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    return block
+  })
+
+  app.get('/api/explorer/tx/:tx_id', {
+    schema: {
+      tags,
+      summary: 'one transaction: the chain (by index) first, then the mempool',
+      params: pathParam('tx_id', '64-hex transaction id'),
+      response: { 200: txLookupSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const tx = await lookupTx(ctx, (request.params as { tx_id: string }).tx_id)
+    if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
+    return tx
+  })
+
+  app.get('/api/explorer/address/:address', {
+    schema: {
+      tags,
+      summary: 'one address: balance and transaction history, newest first',
+      params: pathParam('address', '32-hex or 40-hex address, with or without 0x, any case'),
+      querystring: pageQuerySchema,
+      response: { 200: addressDetailSchema, 400: errorSchema }
+    }
+  }, async (request) => {
+    const detail = await addressDetail(ctx, (request.params as { address: string }).address, pageRequest(request.query as { offset?: number; limit?: number }))
+    if (detail === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+    return detail
+  })
+
+  app.get('/api/receipt/:tx_id', {
+    schema: {
+      tags: ['receipts'],
+      summary: 'receipt of a contract transaction (SPEC 2.5)',
+      params: pathParam('tx_id', '64-hex transaction id'),
+      response: { 200: receiptSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const id = normalizeTxId((request.params as { tx_id: string }).tx_id)
+    const receipt = id === null ? undefined : await ctx.chain.getReceipt(id)
+    if (receipt === undefined) throw new HttpError(404, VIEW_ERRORS.noReceipt)
+    return receiptBody(receipt)
+  })
+
+  app.get('/api/receipts/block/:idx', {
+    schema: {
+      tags: ['receipts'],
+      summary: 'receipts of one block, in block order',
+      params: pathParam('idx', 'block height (integer)'),
+      response: { 200: receiptListSchema, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const height = heightOf((request.params as { idx: string }).idx)
+    if (ctx.chain.hashAtHeight(height) === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    return (await ctx.chain.receiptsOfBlock(height)).map(receiptBody)
+  })
+}
