@@ -27,6 +27,12 @@ export function parseHeight (text: string): number | null {
   return Number(text.trim())
 }
 
+/** A height where a hash or transaction id could also be meant (dashboard identifier,
+ *  search): at most 16 digits, since 64 or 128 decimal digits are valid hex too. */
+export function looksLikeHeight (text: string): boolean {
+  return /^[+-]?\d{1,16}$/.test(text.trim())
+}
+
 export async function blockAtHeight (ctx: ViewContext, height: number): Promise<BlockDetail | undefined> {
   if (!Number.isSafeInteger(height) || height < 0) return undefined
   const block = await ctx.chain.getBlockByHeight(height)

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../../../core/http.ts'
 import type { ViewContext } from '../../../core/views/context.ts'
 import { chainStats } from '../../../core/views/chain-stats.ts'
-import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, parseHeight } from '../../../core/views/block-queries.ts'
+import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, looksLikeHeight, parseHeight } from '../../../core/views/block-queries.ts'
 import type { BlockDetail } from '../../../core/views/block-view.ts'
 import { lookupTx } from '../../../core/views/tx-lookup.ts'
 import { addressDetail } from '../../../core/views/address-detail.ts'
@@ -27,7 +27,7 @@ const pathParam = (name: string, description: string) => ({
 
 async function blockByIdentifier (ctx: ViewContext, identifier: string): Promise<BlockDetail> {
   const id = identifier.trim()
-  const height = parseHeight(id)
+  const height = looksLikeHeight(id) ? parseHeight(id) : null
   const hash = id.toLowerCase().replace(/^0x/, '')
   if (height === null && !BLOCK_HASH_RE.test(hash)) throw new HttpError(400, VIEW_ERRORS.badBlockIdentifier)
   const block = height !== null ? await blockAtHeight(ctx, height) : await blockWithHash(ctx, hash)
@@ -51,7 +51,7 @@ async function address (ctx: ViewContext, input: string, page: PageRequest) {
  *  anything else an address. A 128-hex string that is no transaction is tried as a block hash. */
 export function searchKind (q: string): 'block' | 'tx' | 'address' {
   const text = q.trim()
-  if (parseHeight(text) !== null) return 'block'
+  if (looksLikeHeight(text)) return 'block'
   if (/^(0x)?[0-9a-f]{48,}$/i.test(text)) return 'tx'
   return 'address'
 }

@@ -62,7 +62,7 @@ async function render ({ quiet = false } = {}) {
 /** SPEC 4.1 search rule, done in the page: integer -> block, 64 hex -> tx, address -> address */
 function searchTarget (q) {
   const text = q.trim()
-  if (/^\d+$/.test(text)) return `#/block/${Number(text)}`
+  if (/^\d{1,16}$/.test(text)) return `#/block/${Number(text)}`
   if (/^(0x)?[0-9a-f]{64}$/i.test(text)) return `#/tx/${text.replace(/^0x/i, '').toLowerCase()}`
   if (/^(0x)?([0-9a-f]{32}|[0-9a-f]{40})$/i.test(text)) return `#/address/${text}`
   return null
