@@ -1,5 +1,6 @@
 // Offset/limit paging (SPEC 2.4 pagination object, SPEC 8 page sizes). A limit above the
 // maximum is clamped rather than refused: asking for "a lot" gets the most a page holds.
+import { HttpError } from '../http.ts'
 export interface Pagination {
   offset: number
   limit: number
@@ -21,10 +22,16 @@ export const pageQuerySchema = {
   }
 } as const
 
+/** the schema's coercion lets "1e400" through as Infinity: refuse what is no safe integer */
+function safeInteger (name: string, value: number): number {
+  if (!Number.isSafeInteger(value)) throw new HttpError(400, `querystring.${name} must be <= ${Number.MAX_SAFE_INTEGER}`)
+  return value
+}
+
 export function pageRequest (query: { offset?: number; limit?: number }): PageRequest {
   return {
-    offset: query.offset ?? 0,
-    limit: Math.min(query.limit ?? PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT)
+    offset: safeInteger('offset', query.offset ?? 0),
+    limit: Math.min(safeInteger('limit', query.limit ?? PAGE_DEFAULT_LIMIT), PAGE_MAX_LIMIT)
   }
 }
 

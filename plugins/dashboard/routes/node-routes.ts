@@ -40,17 +40,21 @@ export function registerNodeRoutes (app: FastifyInstance, deps: NodeRouteDeps): 
       tags,
       summary: 'n random bytes from the entropy provider, hex-encoded',
       querystring: { type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: QRNG_RANDOM_MAX, default: 32 } } },
-      response: { 200: qrngRandomSchema, 400: errorSchema, 503: errorSchema }
+      response: { 200: qrngRandomSchema, 400: errorSchema, 404: errorSchema, 424: errorSchema }
     }
   }, async (request) => {
     const n = (request.query as { n: number }).n
+    // the schema's coercion lets "1e400" through as Infinity
+    if (!Number.isSafeInteger(n) || n < 1 || n > QRNG_RANDOM_MAX) throw new HttpError(400, `querystring.n must be an integer 1..${QRNG_RANDOM_MAX}`)
     const entropy = services.entropy()
-    if (entropy === undefined) throw new HttpError(503, 'no entropy provider loaded')
+    // 5xx is kept for faults of this node's own code (what monitoring alerts on): a provider
+    // that is not loaded is a missing resource, one that fails is a failed dependency
+    if (entropy === undefined) throw new HttpError(404, 'no entropy provider loaded')
     let draw
     try {
       draw = await entropy.getBytes(n)
     } catch (err) {
-      throw new HttpError(503, `entropy provider unavailable: ${(err as Error).message}`)
+      throw new HttpError(424, `entropy provider unavailable: ${(err as Error).message}`)
     }
     return { n: draw.bytes.length, hex: Buffer.from(draw.bytes).toString('hex'), source: draw.source }
   })

@@ -105,7 +105,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     checkShape(t, q, QRNG, 'qrng')
     t.match(q, { reachable: false, last_fetch_at: null, pool_available_bytes: 0 })
     const random = await node.get('/api/qrng/random?n=8')
-    t.equal(random.statusCode, 503)
+    t.equal(random.statusCode, 404)
     t.same(random.json(), { error: 'no entropy provider loaded' })
     t.same((await node.get('/api/peers')).json(), { peer_count: 0, sync_state: 'idle', peers: [] })
   })
@@ -168,7 +168,7 @@ t.test('with miner, entropy and peers services present', async (t) => {
   fake.entropyFails = true
   t.teardown(() => { fake.entropyFails = false })
   const down = await node.get('/api/qrng/random?n=5')
-  t.equal(down.statusCode, 503)
+  t.equal(down.statusCode, 424)
   t.match(down.json(), { error: /entropy provider unavailable: every registered source is down/ })
 
   fake.sync = 'synced'
