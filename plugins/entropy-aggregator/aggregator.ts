@@ -1,0 +1,371 @@
+// The aggregator (SPEC 4.6): asks every upstream source for a batch, XOR-mixes the answers
+// into the pool when at least min_quorum answered, and serves the pool only while the last
+// round met the quorum (fail closed). Rounds run on a background task: a request never waits
+// on an upstream, it only takes from the pool (or waits, bounded, for the task to refill it).
+import type { Logger } from 'pino'
+import { aggregatorId } from '../../config/entropy-sources.ts'
+import { healthSnapshot, healthViolation } from '../../core/entropy/health.ts'
+import type { HealthBounds } from '../../core/entropy/health.ts'
+import { EntropyPool } from './pool.ts'
+import { xorMix } from './mixer.ts'
+import { EntropyError, EntropyErrorCode } from './errors.ts'
+import { SourceTracker } from './source-tracker.ts'
+import type { BackoffPolicy, SourceState } from './source-tracker.ts'
+import type { SourceResult, UpstreamSource } from './sources/types.ts'
+
+export interface AggregatorOptions {
+  sources: UpstreamSource[]
+  minQuorum: number
+  /** pool size in bytes (SPEC 8: at most 65,536) */
+  capacity: number
+  /** refill when the pool is below this fraction of capacity (0.5) */
+  refillThreshold: number
+  /** bytes asked of each source per refill (32 KB) */
+  batchBytes: number
+  /** deadline of one source's answer in a round */
+  timeoutMs: number
+  /** with a full pool, sources are still asked (a few bytes) this often, so a dead quorum is noticed */
+  probeIntervalMs: number
+  backoff: BackoffPolicy
+  /** a batch whose statistics fall outside these is refused (a stuck device reads as down) */
+  healthBounds: HealthBounds
+  logger: Logger
+  now?: () => number
+}
+
+export type AggregatorStatus = 'warming_up' | 'ok' | 'below_quorum' | 'stopped'
+
+/** Bytes taken from the pool and the sources that produced them. */
+export interface EntropyTake {
+  bytes: Uint8Array
+  /** composition id: aggregator:<a>+<b> (canonical), or the atomic id of a one-source server */
+  source: string
+  device: string
+  contributors: string[]
+  rounds: Record<string, number>
+}
+
+export interface LastFill {
+  source: string
+  contributors: string[]
+  round: number | null
+  rounds: Record<string, number>
+  filled_at: string
+}
+
+export interface AggregatorHealth {
+  status: AggregatorStatus
+  /** why status is not ok; null when it is */
+  reason: string | null
+  uptime_seconds: number
+  pool: { available_bytes: number; capacity: number; fill_percent: number }
+  last_fill: { source: string | null; round: number | null; filled_at: string | null; rounds: Record<string, number> }
+  source: string
+  device: string
+  min_quorum: number
+  sources: SourceState[]
+}
+
+export interface RoundReport {
+  kind: 'fill' | 'probe'
+  answered: string[]
+  failed: Record<string, string>
+  quorum: boolean
+  added: number
+}
+
+export type StatusListener = (status: AggregatorStatus, reason: string | null) => void
+
+/** bytes asked in a probe round: enough for the health statistics to mean something */
+const PROBE_BYTES = 64
+const MIN_RETRY_SLEEP_MS = 250
+
+export class EntropyAggregator {
+  readonly pool: EntropyPool
+  readonly minQuorum: number
+  readonly #o: AggregatorOptions
+  readonly #sources: ReadonlyArray<{ source: UpstreamSource; tracker: SourceTracker }>
+  readonly #now: () => number
+  readonly #startedAt: number
+  readonly #stop = new AbortController()
+  readonly #listeners: StatusListener[] = []
+  #status: AggregatorStatus = 'warming_up'
+  #reason: string | null = 'no round has run yet'
+  #lastFill: LastFill | null = null
+  #lastRoundAt = 0
+  #round: Promise<RoundReport> | null = null
+  #roundWaiters: Array<() => void> = []
+  #wake: (() => void) | null = null
+  #demand = 0
+  #loop: Promise<void> | null = null
+
+  constructor (o: AggregatorOptions) {
+    if (o.sources.length === 0) throw new Error('the aggregator needs at least one source')
+    if (new Set(o.sources.map((s) => s.id)).size !== o.sources.length) throw new Error('each source may appear once')
+    if (!Number.isInteger(o.minQuorum) || o.minQuorum < 1 || o.minQuorum > o.sources.length) {
+      throw new Error(`min_quorum must be 1..${o.sources.length} (the number of sources), got ${o.minQuorum}`)
+    }
+    this.#o = o
+    this.minQuorum = o.minQuorum
+    this.pool = new EntropyPool(o.capacity)
+    this.#now = o.now ?? Date.now
+    this.#startedAt = this.#now()
+    this.#sources = o.sources.map((source) => ({ source, tracker: new SourceTracker(source.id, source.device, o.backoff) }))
+  }
+
+  get status (): AggregatorStatus { return this.#status }
+  get reason (): string | null { return this.#reason }
+  get lastFill (): LastFill | null { return this.#lastFill }
+  get lastRoundAt (): number { return this.#lastRoundAt }
+  get sourceIds (): string[] { return this.#sources.map((s) => s.source.id) }
+
+  onStatusChange (listener: StatusListener): void { this.#listeners.push(listener) }
+
+  /** A one-source server speaks as that source; several speak as their canonical composition. */
+  compositionId (contributors: readonly string[]): string {
+    if (this.#sources.length === 1 && contributors.length === 1) return contributors[0] as string
+    return aggregatorId(contributors)
+  }
+
+  /**
+   * Starts the background task. Resolves after the first round, or after `warmupMs` if the
+   * round is slower (boot is never held longer; the task keeps going).
+   */
+  async start (warmupMs: number): Promise<void> {
+    if (this.#loop !== null) return
+    const firstRound = new Promise<void>((resolve) => { this.#roundWaiters.push(resolve) })
+    this.#loop = this.#run()
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([firstRound, new Promise<void>((resolve) => { timer = setTimeout(resolve, warmupMs) })])
+    clearTimeout(timer)
+  }
+
+  async stop (): Promise<void> {
+    if (this.#status === 'stopped') return
+    this.#stop.abort()
+    this.#wake?.()
+    await this.#loop
+    await this.#round?.catch(() => undefined)
+    this.pool.clear()
+    this.#setStatus('stopped', 'the aggregator was stopped')
+    for (const w of this.#roundWaiters.splice(0)) w()
+    await Promise.all(this.#sources.map(async ({ source }) => { await source.close?.() }))
+  }
+
+  /** Takes n bytes now, or throws: below quorum, warming up, stopped, or the pool holds fewer. */
+  take (n: number): EntropyTake {
+    this.#checkN(n)
+    this.#checkServing()
+    if (n > this.pool.available) throw new EntropyError(EntropyErrorCode.POOL_LOW, `the pool holds ${this.pool.available} of the ${n} bytes asked; it is being refilled`)
+    const t = this.pool.take(n)
+    if (this.#fillNeeded()) this.#wake?.()
+    return { bytes: t.bytes, source: this.compositionId(t.contributors), device: this.#devices(t.contributors), contributors: t.contributors, rounds: t.rounds }
+  }
+
+  /** Like take(), but when the pool holds too few bytes, waits up to `waitMs` for the refill. */
+  async draw (n: number, waitMs: number): Promise<EntropyTake> {
+    this.#checkN(n)
+    const deadline = this.#now() + waitMs
+    try {
+      for (;;) {
+        if (this.#status === 'ok' && this.pool.available >= n) return this.take(n)
+        if (this.#status === 'below_quorum' || this.#status === 'stopped') this.#checkServing()
+        const remaining = deadline - this.#now()
+        if (remaining <= 0) return this.take(n)
+        this.#demand = Math.max(this.#demand, n)
+        this.#wake?.()
+        await this.#nextRound(remaining)
+      }
+    } finally {
+      this.#demand = 0
+    }
+  }
+
+  /** One round now (the background task calls this; tests may too). Rounds never overlap. */
+  runRound (kind: 'fill' | 'probe' = 'fill'): Promise<RoundReport> {
+    this.#round ??= this.#doRound(kind).finally(() => {
+      this.#round = null
+      this.#lastRoundAt = this.#now()
+      for (const w of this.#roundWaiters.splice(0)) w()
+    })
+    return this.#round
+  }
+
+  health (): AggregatorHealth {
+    const now = this.#now()
+    const lf = this.#lastFill
+    const fallbackSource = this.compositionId(this.sourceIds)
+    return {
+      status: this.#status,
+      reason: this.#reason,
+      uptime_seconds: Math.floor((now - this.#startedAt) / 1000),
+      pool: {
+        available_bytes: this.pool.available,
+        capacity: this.pool.capacity,
+        fill_percent: Math.round((this.pool.available / this.pool.capacity) * 10_000) / 100
+      },
+      last_fill: lf === null
+        ? { source: null, round: null, filled_at: null, rounds: {} }
+        : { source: lf.source, round: lf.round, filled_at: lf.filled_at, rounds: lf.rounds },
+      source: lf?.source ?? fallbackSource,
+      device: this.#devices(lf === null ? this.sourceIds : lf.contributors),
+      min_quorum: this.minQuorum,
+      sources: this.#sources.map(({ tracker }) => tracker.view(now))
+    }
+  }
+
+  #checkN (n: number): void {
+    if (!Number.isSafeInteger(n) || n < 1 || n > this.pool.capacity) {
+      throw new EntropyError(EntropyErrorCode.BAD_REQUEST, `n must be an integer 1..${this.pool.capacity}`)
+    }
+  }
+
+  #checkServing (): void {
+    if (this.#status === 'ok') return
+    const reason = this.#reason ?? this.#status
+    if (this.#status === 'below_quorum') throw new EntropyError(EntropyErrorCode.BELOW_QUORUM, `entropy below quorum: ${reason}`)
+    if (this.#status === 'stopped') throw new EntropyError(EntropyErrorCode.STOPPED, 'the entropy aggregator is stopped')
+    throw new EntropyError(EntropyErrorCode.WARMING_UP, `entropy aggregator warming up: ${reason}`)
+  }
+
+  #fillNeeded (): boolean {
+    const available = this.pool.available
+    return this.pool.room > 0 && (available < this.pool.capacity * this.#o.refillThreshold || this.#demand > available)
+  }
+
+  #devices (ids: readonly string[]): string {
+    return ids.map((id) => this.#sources.find((s) => s.source.id === id)?.tracker.device ?? id).join(' xor ')
+  }
+
+  async #doRound (kind: 'fill' | 'probe'): Promise<RoundReport> {
+    // a fill asks only for the room left (the pool would cut the rest), never fewer bytes than the health check needs
+    const n = kind === 'fill' ? Math.max(PROBE_BYTES, Math.min(this.#o.batchBytes, this.pool.room)) : PROBE_BYTES
+    const now = this.#now()
+    const failed: Record<string, string> = {}
+    const due = this.#sources.filter(({ tracker }) => tracker.due(now))
+    for (const { tracker } of this.#sources) {
+      if (!tracker.due(now)) failed[tracker.id] = `${tracker.lastError ?? 'failed'} (retry in ${Math.ceil((tracker.retryAt() - now) / 1000)} s)`
+    }
+    const settled = await Promise.allSettled(due.map(({ source }) => this.#ask(source, n)))
+    const answers: SourceResult[] = []
+    if (this.#stop.signal.aborted) {
+      // cut short by stop(): what the sources did not get to say is no verdict on them
+      for (const r of settled) if (r.status === 'fulfilled') r.value.bytes.fill(0)
+      return { kind, answered: [], failed: {}, quorum: false, added: 0 }
+    }
+    settled.forEach((r, i) => {
+      const { source, tracker } = due[i] as { source: UpstreamSource; tracker: SourceTracker }
+      tracker.device = source.device
+      const at = this.#now()
+      if (r.status === 'fulfilled') {
+        if (tracker.ok !== true && tracker.ok !== null) this.#o.logger.info({ source: source.id }, 'entropy source answers again')
+        tracker.succeeded(at, r.value.round)
+        answers.push(r.value)
+      } else {
+        const reason = (r.reason as Error).message
+        if (tracker.ok !== false || tracker.lastError !== reason) this.#o.logger.warn({ source: source.id, reason }, 'entropy source failed')
+        tracker.failed(at, reason)
+        failed[source.id] = reason
+      }
+    })
+
+    const answered = answers.map((a) => a.source).sort()
+    const quorum = answered.length >= this.minQuorum
+    let added = 0
+    if (quorum) {
+      if (kind === 'fill') {
+        const rounds: Record<string, number> = {}
+        for (const a of answers) if (a.round !== undefined) rounds[a.source] = a.round
+        added = this.pool.add(xorMix(answers.map((a) => a.bytes)), answered, rounds)
+        const source = this.compositionId(answered)
+        const firstRound = answered.map((id) => rounds[id]).find((r) => r !== undefined) ?? null
+        this.#lastFill = { source, contributors: answered, round: firstRound, rounds, filled_at: new Date(this.#now()).toISOString() }
+        this.#o.logger.debug({ source, added, available: this.pool.available }, 'entropy pool refilled')
+      }
+      this.#setStatus('ok', null)
+    } else {
+      const detail = Object.entries(failed).map(([id, why]) => `${id}: ${why}`).join('; ')
+      this.#setStatus('below_quorum', `${answered.length} of ${this.#sources.length} sources answered, min_quorum is ${this.minQuorum} (${detail})`)
+    }
+    for (const a of answers) a.bytes.fill(0)
+    return { kind, answered, failed, quorum, added }
+  }
+
+  async #ask (source: UpstreamSource, n: number): Promise<SourceResult> {
+    const signal = AbortSignal.any([AbortSignal.timeout(this.#o.timeoutMs), this.#stop.signal])
+    const result = await withDeadline(source.generate(n, signal), signal, `no answer within ${this.#o.timeoutMs} ms`)
+    if (result.source !== source.id) throw new Error(`answered as '${result.source}'`)
+    if (result.bytes.length !== n) throw new Error(`returned ${result.bytes.length} bytes, asked ${n}`)
+    const violation = n >= PROBE_BYTES ? healthViolation(healthSnapshot(result.bytes), this.#o.healthBounds) : null
+    if (violation !== null) throw new Error(`output fails the health check: ${violation}`)
+    return result
+  }
+
+  #setStatus (status: AggregatorStatus, reason: string | null): void {
+    if (status === this.#status && reason === this.#reason) return
+    const changed = status !== this.#status
+    this.#status = status
+    this.#reason = reason
+    if (changed) {
+      if (status === 'below_quorum') this.#o.logger.warn({ reason }, 'entropy below quorum: not serving')
+      else if (status === 'ok') this.#o.logger.info({ sources: this.sourceIds, minQuorum: this.minQuorum }, 'entropy quorum met: serving')
+    }
+    for (const l of this.#listeners) l(status, reason)
+  }
+
+  #nextRound (maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, maxMs)
+      function done (): void { clearTimeout(timer); resolve() }
+      this.#roundWaiters.push(done)
+    })
+  }
+
+  async #run (): Promise<void> {
+    const signal = this.#stop.signal
+    while (!signal.aborted) {
+      const fill = this.#fillNeeded()
+      const probeDue = this.#now() - this.#lastRoundAt >= this.#o.probeIntervalMs
+      if (this.#status !== 'ok' || fill || probeDue) await this.runRound(fill || this.#status !== 'ok' ? 'fill' : 'probe')
+      if (signal.aborted) break
+      await this.#sleep(this.#nextDelay())
+    }
+  }
+
+  /** ok: sleep until a probe is due (a take below the threshold wakes us); else until a failed source may be retried. */
+  #nextDelay (): number {
+    const now = this.#now()
+    if (this.#status === 'ok') {
+      if (this.#fillNeeded()) return 0
+      return Math.max(0, this.#o.probeIntervalMs - (now - this.#lastRoundAt))
+    }
+    const retries = this.#sources.filter(({ tracker }) => tracker.ok === false).map(({ tracker }) => tracker.retryAt() - now)
+    return Math.max(MIN_RETRY_SLEEP_MS, Math.min(...retries, this.#o.backoff.maxMs))
+  }
+
+  #sleep (ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined
+      const done = (): void => {
+        clearTimeout(timer)
+        this.#wake = null
+        resolve()
+      }
+      timer = setTimeout(done, ms)
+      this.#wake = done
+    })
+  }
+}
+
+/** Rejects when the signal aborts, even if the source ignores its signal. */
+function withDeadline<T> (p: Promise<T>, signal: AbortSignal, message: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error(message))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error(message))
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v) },
+      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e instanceof Error ? e : new Error(String(e))) }
+    )
+  })
+}

@@ -1,0 +1,26 @@
+// One place that turns a source plan and the plugin settings into a running-ready aggregator,
+// shared by the plugin and the standalone server.
+import type { Logger } from 'pino'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import { EntropyAggregator } from './aggregator.ts'
+import { buildSources } from './sources/index.ts'
+import type { EntropyAggregatorConfig, SourcePlan } from './config.ts'
+
+export type AggregatorSettings = Omit<EntropyAggregatorConfig, 'host' | 'port' | 'url' | 'sources' | 'minQuorum'>
+
+const BACKOFF_BASE_MS = 1000
+
+export function createAggregator (plan: SourcePlan, s: AggregatorSettings, params: NetworkParams, logger: Logger): EntropyAggregator {
+  return new EntropyAggregator({
+    sources: buildSources(plan.sources, s),
+    minQuorum: plan.minQuorum,
+    capacity: s.poolCapacity,
+    refillThreshold: s.refillThreshold,
+    batchBytes: s.refillBatchBytes,
+    timeoutMs: s.fetchTimeoutMs,
+    probeIntervalMs: s.probeIntervalMs,
+    backoff: { baseMs: BACKOFF_BASE_MS, maxMs: s.backoffMaxMs },
+    healthBounds: params.healthBounds,
+    logger
+  })
+}

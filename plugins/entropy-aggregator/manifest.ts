@@ -1,0 +1,52 @@
+// The built-in entropy aggregator (SPEC 4.6, 2.8): XOR-mixes verified drand beacons and the
+// self-hosted source into a pool, serves the REST contract on the entropy port, and provides
+// the `entropy` service the miner draws from. With `url` set (--entropy-url) it is instead a
+// client of that external source and serves nothing itself.
+import type { AddressInfo } from 'node:net'
+import { definePlugin } from '../../core/plugin.ts'
+import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
+import type { EntropyAggregatorConfig } from './config.ts'
+import { createAggregator } from './factory.ts'
+import { buildEntropyServer } from './server.ts'
+import { AggregatorEntropyProvider } from './provider.ts'
+import { RemoteEntropyProvider } from './remote-provider.ts'
+
+export default definePlugin<EntropyAggregatorConfig>({
+  name: PLUGIN_NAME,
+  description: 'entropy aggregator: verified beacons XOR the self-hosted source, REST contract on the entropy port',
+  provides: ['entropy'],
+  needs: [],
+  configSchema,
+  register (ctx) {
+    const c = ctx.config
+    if (c.url !== null) {
+      const remote = new RemoteEntropyProvider({ url: c.url, timeoutMs: c.fetchTimeoutMs, pollIntervalMs: c.probeIntervalMs, params: ctx.params, logger: ctx.logger, hooks: ctx.hooks })
+      ctx.provide('entropy', remote)
+      ctx.onStart(async () => {
+        await remote.start()
+        ctx.logger.info({ url: remote.client.base.origin, ...remote.status() }, 'using an external entropy source; the built-in aggregator is not started')
+      })
+      ctx.onClose(() => { remote.stop() })
+      return
+    }
+
+    const plan = planSources(c.sources, c.minQuorum, ctx.params)
+    const aggregator = createAggregator(plan, c, ctx.params, ctx.logger)
+    const app = buildEntropyServer({ aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
+    let bound = { host: c.host, port: c.port }
+    const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.hooks })
+    ctx.provide('entropy', provider)
+
+    ctx.onStart(async () => {
+      await app.listen({ host: c.host, port: c.port })
+      const addr = app.server.address() as AddressInfo
+      bound = { host: c.host, port: addr.port }
+      await aggregator.start(c.warmupMs)
+      ctx.logger.info({ url: `http://${c.host}:${addr.port}`, sources: plan.sources, minQuorum: plan.minQuorum, status: aggregator.status, reason: aggregator.reason }, 'entropy aggregator listening')
+    })
+    ctx.onClose(async () => {
+      await app.close()
+      await aggregator.stop()
+    })
+  }
+})
