@@ -1,0 +1,68 @@
+// block: time to validate and connect a block of 100 signed transfers through the chain's
+// own path (Chain.processBlock: header, PoW, attestation, every signature, state, indexes,
+// one RocksDB batch), against the bound set by the signatures alone:
+// 100 / (cores × native verifies per second per core), measured in the same run.
+import { generateWallet } from '../../core/wallet.ts'
+import type { Wallet } from '../../core/wallet.ts'
+import type { Block } from '../../core/chain/types.ts'
+import { BlockSequence, benchParams, benchTmpDir, devAccount, openBenchChain, randomAddress, removeDir, transfer } from '../lib/chain-fixture.ts'
+import { nativeVerifyContender } from './mldsa.ts'
+import { summarize, pairedRatios } from '../lib/stats.ts'
+import { goal } from '../lib/goals.ts'
+import type { BenchContext, BenchFamily, FamilyReport } from '../lib/types.ts'
+
+async function run (ctx: BenchContext): Promise<FamilyReport> {
+  const started = performance.now()
+  const txCount = ctx.quick ? 10 : 100
+  const verifyMs = ctx.quick ? 20 : 300
+  const params = benchParams()
+  const dir = benchTmpDir('block')
+  const bc = await openBenchChain(params, dir)
+  try {
+    const seq = new BlockSequence(params, randomAddress())
+    const dev = devAccount()
+    ctx.progress(`funding ${txCount} senders`)
+    const senders: Wallet[] = Array.from({ length: txCount }, () => generateWallet())
+    const funding = senders.map((w, i) => transfer(params, dev, w.address, 100, i, seq.nextTimestamp, i === 0))
+    await bc.chain.processBlock(seq.next(funding), 'test')
+
+    // every block of the run built up front, so only validation and connection are timed;
+    // the warm-up block carries the senders' public keys (their first transactions)
+    ctx.progress(`signing ${(ctx.runs + 1) * txCount} transfers for ${ctx.runs + 1} blocks`)
+    const blocks: Block[] = []
+    for (let k = 0; k <= ctx.runs; k++) {
+      const ts = seq.nextTimestamp
+      blocks.push(seq.next(senders.map((w) => transfer(params, w, randomAddress(), 0.01, k, ts, k === 0))))
+    }
+
+    const verify = nativeVerifyContender(verifyMs)
+    const connectMs: number[] = []
+    const boundMs: number[] = []
+    const verifyRates: number[] = []
+    for (const [k, block] of blocks.entries()) {
+      ctx.progress(`${k === 0 ? 'warm-up' : `run ${k}/${ctx.runs}`}: native verify rate, then connect block ${block.height} (${txCount} transfers)`)
+      const perCore = await verify()
+      const t0 = performance.now()
+      const result = await bc.chain.processBlock(block, 'test')
+      const elapsed = performance.now() - t0
+      if (result.status !== 'connected') throw new Error(`bench block ${block.height} was ${result.status}, not connected`)
+      if (k === 0) continue
+      connectMs.push(elapsed)
+      verifyRates.push(perCore)
+      boundMs.push(txCount / (ctx.cores * perCore) * 1000)
+    }
+    const rows = [
+      { family: 'block' as const, name: `validate + connect a block of ${txCount} signed transfers`, unit: 'ms', stats: summarize(connectMs) },
+      { family: 'block' as const, name: 'same, as transactions per second', unit: 'tx/s', stats: summarize(connectMs.map((ms) => txCount * 1000 / ms)) },
+      { family: 'block' as const, name: 'anchor native ML-DSA-87 verify (1 core)', unit: 'ops/s', stats: summarize(verifyRates) },
+      { family: 'block' as const, name: `anchor bound ${txCount} / (${ctx.cores} cores × verify/s)`, unit: 'ms', stats: summarize(boundMs) }
+    ]
+    const goals = [goal('block', 'connect time ≤ 1.5× the signature bound', pairedRatios(connectMs, boundMs), '<=', 1.5)]
+    return { family: 'block', title: 'block connect', available: true, rows, goals, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await bc.close()
+    removeDir(dir)
+  }
+}
+
+export const blockFamily: BenchFamily = { name: 'block', title: 'block connect', run }

@@ -1,0 +1,139 @@
+// pow: nonces per second on a real header template. The PoW cores absorb the 264-byte prefix
+// once (midstate) and run one Keccak-f per nonce; the anchors hash the whole 272-byte header
+// per nonce as a miner without a midstate would. Then the worker pool on one and on all cores.
+import crypto from 'node:crypto'
+import { createSHA3 } from 'hash-wasm'
+import { sha3_512 as nobleSha3_512 } from '@noble/hashes/sha3.js'
+import { getPowCore } from '../../core/pow/pow-core.ts'
+import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
+import { HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
+import type { CoreKind } from '../../core/crypto/sha3.ts'
+import { benchParams, devAccount, transfer, randomAddress } from '../lib/chain-fixture.ts'
+import { assembleBlock } from '../../core/chain/template.ts'
+import { buildAttestation } from '../../core/chain/attestation.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { interleave, rateSample, statsOf } from '../lib/sampler.ts'
+import type { Contender } from '../lib/sampler.ts'
+import { pairedRatios } from '../lib/stats.ts'
+import { goal, goalNotEvaluated } from '../lib/goals.ts'
+import type { BenchContext, BenchFamily, BenchRow, FamilyReport, GoalResult } from '../lib/types.ts'
+
+// a difficulty no run reaches, so every nonce of a timed batch is hashed
+const UNREACHABLE = 120
+
+/** Header prefix of a block the miner would assemble: coinbase + signed transfers, attested. */
+function realTemplate (): Uint8Array {
+  const params = benchParams()
+  const genesis = genesisBlock(params)
+  const dev = devAccount()
+  const timestamp = genesis.timestamp + 1
+  const txs = Array.from({ length: 4 }, (_, i) => transfer(params, dev, randomAddress(), 1, i, timestamp, i === 0))
+  const attestation = buildAttestation({
+    entropy: crypto.randomBytes(64), source: 'self-hosted', device: 'bench', proofType: 'bench',
+    health: { monobit_ratio: 0.5, fano_factor: 1, pool_size: 65536, timestamp }
+  })
+  const { prefix } = assembleBlock(params, {
+    parent: { hash: genesis.hash, height: 0 }, miner: dev.address, transactions: txs, timestamp,
+    difficulty: params.initialDifficulty, supply: 0n, attestation
+  })
+  if (prefix.length !== HEADER_PREFIX_BYTES) throw new Error(`header prefix is ${prefix.length} bytes, expected ${HEADER_PREFIX_BYTES}`)
+  return prefix
+}
+
+function coreContender (kind: CoreKind, prefix: Uint8Array, batch: number, ms: number): Contender {
+  const core = getPowCore(kind)
+  let start = 0
+  return () => rateSample(() => {
+    const { tried } = core.search(prefix, start, batch, UNREACHABLE)
+    start += tried
+    return tried
+  }, ms)
+}
+
+/** Full-header hashing per nonce; each anchor has its own loop so every call site sees one callee. */
+async function anchorContenders (prefix: Uint8Array, ms: number): Promise<Record<'node:crypto' | 'hash-wasm' | 'noble', Contender>> {
+  const header = new Uint8Array(HEADER_BYTES)
+  header.set(prefix)
+  const view = new DataView(header.buffer)
+  let nonce = 0
+  // nonces stay below 2^32 in a bench run: the high word is 0
+  const setNonce = (): void => { view.setUint32(HEADER_PREFIX_BYTES + 4, nonce++ >>> 0) }
+  const hashWasm = await createSHA3(512)
+  const BATCH = 500
+  return {
+    'node:crypto': () => rateSample(() => {
+      for (let i = 0; i < BATCH; i++) { setNonce(); crypto.hash('sha3-512', header, 'buffer') }
+      return BATCH
+    }, ms),
+    'hash-wasm': () => rateSample(() => {
+      for (let i = 0; i < BATCH; i++) { setNonce(); hashWasm.init(); hashWasm.update(header); hashWasm.digest('binary') }
+      return BATCH
+    }, ms),
+    noble: () => rateSample(() => {
+      for (let i = 0; i < BATCH; i++) { setNonce(); nobleSha3_512(header) }
+      return BATCH
+    }, ms)
+  }
+}
+
+/** One sample of a pool: hashes per second over `ms` of an endless search. */
+async function poolSample (pool: PowWorkerPool, prefix: Uint8Array, ms: number): Promise<number> {
+  const controller = new AbortController()
+  const searching = pool.search({ prefix, difficulty: UNREACHABLE, signal: controller.signal })
+  await new Promise((resolve) => setTimeout(resolve, ms))
+  const rate = pool.hashRate
+  controller.abort()
+  await searching
+  return rate
+}
+
+async function run (ctx: BenchContext): Promise<FamilyReport> {
+  const started = performance.now()
+  const ms = ctx.quick ? 25 : 500
+  const poolMs = ctx.quick ? 100 : 1500
+  const prefix = realTemplate()
+  ctx.progress(`one core: 2 PoW cores and 3 anchors, ${ctx.runs} runs of ${ms} ms each after a warm-up`)
+  const single = await interleave({
+    wasm: coreContender('wasm', prefix, 20_000, ms),
+    js: coreContender('js', prefix, 2_000, ms),
+    ...await anchorContenders(prefix, ms)
+  }, { runs: ctx.runs, onRound: (r, n) => { ctx.progress(`one core: round ${r + 1}/${n}`) } })
+
+  ctx.progress(`worker pool (wasm core): 1 thread vs ${ctx.cores} threads, ${poolMs} ms per sample`)
+  const one = new PowWorkerPool({ threads: 1, core: 'wasm' })
+  const all = new PowWorkerPool({ threads: ctx.cores, core: 'wasm' })
+  let pooled: Record<'one' | 'all', number[]>
+  try {
+    pooled = await interleave({
+      one: async () => await poolSample(one, prefix, poolMs),
+      all: async () => await poolSample(all, prefix, poolMs)
+    }, { runs: ctx.runs, onRound: (r, n) => { ctx.progress(`pool: round ${r + 1}/${n}`) } })
+  } finally {
+    await one.close()
+    await all.close()
+  }
+
+  const s = statsOf(single)
+  const p = statsOf(pooled)
+  const unit = 'nonces/s'
+  const rows: BenchRow[] = [
+    { family: 'pow', name: 'WASM core, midstate (1 core)', unit, stats: s.wasm },
+    { family: 'pow', name: 'JS twin, midstate (1 core)', unit, stats: s.js },
+    { family: 'pow', name: 'anchor node:crypto sha3-512, full header', unit, stats: s['node:crypto'] },
+    { family: 'pow', name: 'anchor hash-wasm sha3-512, full header', unit, stats: s['hash-wasm'] },
+    { family: 'pow', name: 'anchor @noble/hashes sha3-512, full header', unit, stats: s.noble },
+    { family: 'pow', name: 'WASM worker pool, 1 thread', unit, stats: p.one },
+    { family: 'pow', name: `WASM worker pool, ${ctx.cores} threads (all cores)`, unit, stats: p.all }
+  ]
+  const goals: GoalResult[] = [
+    goal('pow', 'WASM core ≥ 2× node:crypto (per core)', pairedRatios(single.wasm, single['node:crypto']), '>=', 2),
+    goal('pow', 'WASM core ≥ 2× hash-wasm (per core)', pairedRatios(single.wasm, single['hash-wasm']), '>=', 2),
+    goal('pow', 'JS twin ≥ 2× @noble/hashes', pairedRatios(single.js, single.noble), '>=', 2),
+    ctx.cores > 1
+      ? goal('pow', `all cores (${ctx.cores} threads) ≥ 1.8× one core (pool, 1 thread)`, pairedRatios(pooled.all, pooled.one), '>=', 1.8)
+      : goalNotEvaluated('pow', 'all cores ≥ 1.8× one core', '>=', 1.8, 'this machine has one core')
+  ]
+  return { family: 'pow', title: 'PoW nonces/s', available: true, rows, goals, seconds: (performance.now() - started) / 1000 }
+}
+
+export const powFamily: BenchFamily = { name: 'pow', title: 'PoW nonces/s', run }

@@ -1,0 +1,69 @@
+// Builds the chains the sync and http families need: N blocks in memory (empty, or each
+// carrying `txPerBlock` signed transfers between funded senders), and connecting them into a
+// chain on disk through Chain.processBlock, the path every block takes.
+import { generateWallet } from '../../core/wallet.ts'
+import type { Wallet } from '../../core/wallet.ts'
+import type { Block } from '../../core/chain/types.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import { BlockSequence, benchTmpDir, devAccount, openBenchChain, randomAddress, transfer } from './chain-fixture.ts'
+
+export interface ChainShape {
+  blocks: number
+  /** signed transfers in a block that carries them (0: empty blocks, coinbase only) */
+  txPerBlock: number
+  /** how many of the last blocks carry transfers (default: all) */
+  txBlocks?: number
+}
+
+export interface BuiltChain {
+  blocks: Block[]
+  /** the wallets that sent the transfers (empty for empty blocks) */
+  senders: Wallet[]
+}
+
+/**
+ * The blocks of a chain of that shape, in order from height 1. The first block with
+ * transfers funds the senders from the devnet account; every later one has each sender pay
+ * a fresh address once. Each sender's first transfer carries its public key, as a wallet's does.
+ */
+export function buildBlocks (params: NetworkParams, shape: ChainShape, progress: (message: string) => void): BuiltChain {
+  const seq = new BlockSequence(params, devAccount().address)
+  const firstTxBlock = shape.txPerBlock > 0 ? shape.blocks - (shape.txBlocks ?? shape.blocks) + 1 : Infinity
+  const blocks: Block[] = []
+  const every = Math.max(1, Math.floor(shape.blocks / 5))
+  const senders: Wallet[] = []
+  let nonce = 0
+  for (let height = 1; height <= shape.blocks; height++) {
+    const ts = seq.nextTimestamp
+    if (height < firstTxBlock) {
+      blocks.push(seq.next())
+    } else if (height === firstTxBlock) {
+      const dev = devAccount()
+      senders.push(...Array.from({ length: shape.txPerBlock }, () => generateWallet()))
+      blocks.push(seq.next(senders.map((w, i) => transfer(params, dev, w.address, 1000, i, ts, i === 0))))
+    } else {
+      blocks.push(seq.next(senders.map((w) => transfer(params, w, randomAddress(), 0.01, nonce, ts, nonce === 0))))
+      nonce++
+    }
+    if (height % every === 0) progress(`built ${height.toLocaleString('en-US')}/${shape.blocks.toLocaleString('en-US')} blocks`)
+  }
+  return { blocks, senders }
+}
+
+/** Connects `blocks` into a fresh chain under a new temp dir; returns the dir and the seconds it took. */
+export async function connectChain (params: NetworkParams, blocks: Block[], label: string): Promise<{ dir: string; seconds: number }> {
+  const dir = benchTmpDir(label)
+  const bc = await openBenchChain(params, dir)
+  try {
+    const started = performance.now()
+    for (const block of blocks) {
+      const r = await bc.chain.processBlock(block, 'test')
+      if (r.status !== 'connected') throw new Error(`block ${block.height} was ${r.status}, not connected`)
+    }
+    return { dir, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await bc.close()
+  }
+}
+
+export { randomAddress }

@@ -1,0 +1,121 @@
+// Chains for the benches: devnet parameters with difficulty 1 (so building thousands of
+// blocks costs no proof-of-work worth mentioning), blocks assembled, attested and sealed the
+// way the miner does, signed transfers, and a chain on a temporary RocksDB.
+import crypto from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { pino } from 'pino'
+import { NETWORKS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import { buildAttestation } from '../../core/chain/attestation.ts'
+import { assembleBlock } from '../../core/chain/template.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { blockSubsidy } from '../../core/chain/apply.ts'
+import { coinToBohm } from '../../core/chain/money.ts'
+import { signTransaction } from '../../core/chain/tx.ts'
+import { createHooks } from '../../core/hooks.ts'
+import { getPowCore } from '../../core/pow/pow-core.ts'
+import { walletFromSeed } from '../../core/wallet.ts'
+import type { Wallet } from '../../core/wallet.ts'
+import { RocksStore } from '../../plugins/storage/rocks-store.ts'
+import { Chain } from '../../plugins/chain/chain.ts'
+
+export const silentLogger = pino({ level: 'silent' })
+
+/** devnet with a fixed difficulty of 1: one block costs ~16 hashes to seal. */
+export function benchParams (): NetworkParams {
+  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false }
+}
+
+export function devAccount (): Wallet {
+  return walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))
+}
+
+// temp dirs this process made and has not removed yet: removed on exit, even an interrupted one
+const liveDirs = new Set<string>()
+process.once('exit', () => { for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true }) })
+
+export function benchTmpDir (prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `ledger-bench-${prefix}-`))
+  liveDirs.add(dir)
+  return dir
+}
+
+export function removeDir (dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+  liveDirs.delete(dir)
+}
+
+export function transfer (params: NetworkParams, from: Wallet, to: string, amount: number, nonce: number, timestamp: number, withKey: boolean): Transaction {
+  const data: Record<string, unknown> = withKey ? { public_key: Buffer.from(from.publicKey).toString('hex') } : {}
+  return signTransaction(params.chainId, { sender: from.address, recipient: to, amount, fee: 0.001, timestamp, nonce, data }, from.seed)
+}
+
+/** A random (unowned) wallet address: recipients that grow the state like real payees. */
+export function randomAddress (): string { return crypto.randomBytes(16).toString('hex') }
+
+/**
+ * Produces a chain of blocks in memory, each on the previous one: assembled like the
+ * miner's template (coinbase = subsidy + fees), attested by the self-hosted source and
+ * sealed at the network's difficulty.
+ */
+export class BlockSequence {
+  readonly params: NetworkParams
+  readonly miner: string
+  #tip: { hash: string; height: number; timestamp: number }
+  #supply: bigint
+
+  constructor (params: NetworkParams, miner: string) {
+    this.params = params
+    this.miner = miner
+    const genesis = genesisBlock(params)
+    this.#tip = { hash: genesis.hash, height: 0, timestamp: genesis.timestamp }
+    this.#supply = params.genesisAllocations.reduce((sum, a) => sum + coinToBohm(a.amount), 0n)
+  }
+
+  /** Timestamp the next block will carry. */
+  get nextTimestamp (): number { return this.#tip.timestamp + 1 }
+
+  next (transactions: Transaction[] = []): Block {
+    const timestamp = this.nextTimestamp
+    const attestation = buildAttestation({
+      entropy: crypto.randomBytes(64),
+      source: 'self-hosted',
+      device: 'bench',
+      proofType: 'bench',
+      health: { monobit_ratio: 0.5, fano_factor: 1, pool_size: 65536, timestamp }
+    })
+    const { block, prefix } = assembleBlock(this.params, {
+      parent: this.#tip,
+      miner: this.miner,
+      transactions,
+      timestamp,
+      difficulty: this.params.initialDifficulty,
+      supply: this.#supply,
+      attestation
+    })
+    const sealed = getPowCore('wasm').search(prefix, 0, 1 << 24, block.difficulty)
+    if (!sealed.found || sealed.hash === null) throw new Error('no nonce found for a bench block')
+    block.nonce = sealed.nonce
+    block.hash = Buffer.from(sealed.hash).toString('hex')
+    this.#supply += blockSubsidy(this.params, block.height, this.#supply)
+    this.#tip = { hash: block.hash, height: block.height, timestamp }
+    return block
+  }
+}
+
+export interface BenchChain {
+  chain: Chain
+  db: RocksStore
+  close(): Promise<void>
+}
+
+/** A chain as the chain plugin builds it (no mempool, so every signature is verified). */
+export async function openBenchChain (params: NetworkParams, dir: string): Promise<BenchChain> {
+  const db = await RocksStore.open(path.join(dir, 'chain'))
+  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm' })
+  await chain.init()
+  return { chain, db, async close () { await db.close() } }
+}

@@ -1,0 +1,28 @@
+// Messages between the bench and the node processes it starts (bench/lib/node-process.ts).
+// Nodes under measurement run in their own process, so that the bench's own work (load
+// generation, SSE clients, bookkeeping) neither shares their event loop nor their RSS.
+
+export type ChildSpec =
+  /** a node serving the chain in dataDir to peers */
+  | { role: 'p2p-serve'; dataDir: string }
+  /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting */
+  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number }
+  /** a node with the explorer on the public server */
+  | { role: 'explorer'; dataDir: string }
+  /** the anchor: a bare fastify route returning a constant */
+  | { role: 'bare-fastify' }
+  /** a node with the event stream, and one signed-in user whose session cookie it reports */
+  | { role: 'stream'; dataDir: string }
+
+export interface MemoryFigures { rss: number; heapUsed: number }
+
+export type ChildMessage =
+  | { type: 'ready'; port: number; cookie?: string }
+  | { type: 'progress'; message: string }
+  | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures }
+  | { type: 'memory'; memory: MemoryFigures }
+  | { type: 'error'; message: string }
+
+export type ParentMessage =
+  | { type: 'measure-memory' }
+  | { type: 'stop' }

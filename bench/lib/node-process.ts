@@ -1,0 +1,142 @@
+// Entry point of a node process the bench starts (see child-protocol.ts): boots what its
+// role needs, reports on IPC, and stops on request. Run only through startChild().
+import { rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import { pino } from 'pino'
+import type { Logger } from 'pino'
+import { resolveConfig } from '../../core/config.ts'
+import type { UserConfig } from '../../core/config.ts'
+import { Kernel } from '../../core/kernel.ts'
+import type { PeerService } from '../../core/services.ts'
+import { benchParams, silentLogger } from './chain-fixture.ts'
+import type { ChildMessage, ChildSpec, MemoryFigures, ParentMessage } from './child-protocol.ts'
+
+const send = (msg: ChildMessage): void => { process.send?.(msg) }
+
+function memory (): MemoryFigures {
+  const gc = (globalThis as { gc?: () => void }).gc
+  gc?.()
+  gc?.()
+  const m = process.memoryUsage()
+  return { rss: m.rss, heapUsed: m.heapUsed }
+}
+
+async function bootNode (dataDir: string, plugins: string[], config: UserConfig, logger: Logger = silentLogger): Promise<Kernel> {
+  const kernel = new Kernel(resolveConfig({
+    network: 'devnet',
+    logLevel: 'info',
+    plugins,
+    dataDir,
+    http: { host: '127.0.0.1', port: 0 },
+    ...config
+  }), logger, benchParams())
+  await kernel.boot()
+  return kernel
+}
+
+/** A logger that forwards the node's own sync status lines as progress. */
+function syncProgressLogger (): Logger {
+  const sink = new Writable({
+    write (chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n')) {
+        if (line.length === 0) continue
+        const msg = (JSON.parse(line) as { msg?: string }).msg ?? ''
+        if (msg.startsWith('Syncing')) send({ type: 'progress', message: msg })
+      }
+      done()
+    }
+  })
+  return pino({ level: 'info' }, sink)
+}
+
+function httpPort (kernel: Kernel): number {
+  return (kernel.container.resolve('publicHttp').server.address() as AddressInfo).port
+}
+
+async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promise<void> {
+  const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port: 0, peers: [spec.peer], progressIntervalMs: 2000 } }, syncProgressLogger())
+  const chain = kernel.container.resolve('chain')
+  let firstBlockAt = 0
+  const { promise: reached, resolve } = Promise.withResolvers<void>()
+  kernel.hooks.blockConnected.tap('bench', () => { if (firstBlockAt === 0) firstBlockAt = performance.now() })
+  kernel.hooks.tipChanged.tap('bench', ({ height }) => { if (height >= spec.height) resolve() })
+  const started = performance.now()
+  await kernel.start()
+  const timer = setTimeout(() => { send({ type: 'error', message: `sync stalled at height ${chain.tip().height} of ${spec.height} after ${spec.timeoutMs} ms` }); process.exit(1) }, spec.timeoutMs)
+  if (chain.tip().height < spec.height) await reached
+  const done = performance.now()
+  clearTimeout(timer)
+  send({ type: 'synced', seconds: (done - started) / 1000, firstBlockSeconds: (firstBlockAt - started) / 1000, height: chain.tip().height, memory: memory() })
+  await kernel.stop()
+  rmSync(spec.dataDir, { recursive: true, force: true })
+}
+
+/** Signs one user in through the public API, as a browser would: admin invite, then signup. */
+async function signedInCookie (kernel: Kernel): Promise<string> {
+  const app = kernel.container.resolve('publicHttp')
+  const auth = `Basic ${Buffer.from(`${process.env.LEDGER_ADMIN_USER ?? ''}:${process.env.LEDGER_ADMIN_PASSWORD ?? ''}`).toString('base64')}`
+  const invite = await app.inject({ method: 'POST', url: '/api/admin/invites/create', headers: { authorization: auth }, payload: {} })
+  const code = (invite.json() as { code?: string }).code
+  if (code === undefined) throw new Error(`invite failed: ${invite.statusCode} ${invite.body}`)
+  const signup = await app.inject({ method: 'POST', url: '/api/signup', payload: { name: 'benchwatcher', invite_code: code } })
+  const session = signup.cookies.find((c) => c.name === 'session')
+  if (session === undefined) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`)
+  return `session=${session.value}`
+}
+
+async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
+  switch (spec.role) {
+    case 'p2p-serve': {
+      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port: 0 } })
+      await kernel.start()
+      const port = (kernel.container.resolve('peers') as PeerService & { listenPort(): number | null }).listenPort()
+      if (port === null) throw new Error('p2p is not listening')
+      send({ type: 'ready', port })
+      return async () => { await kernel.stop() }
+    }
+    case 'explorer': {
+      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'http', 'explorer'], {})
+      await kernel.start()
+      send({ type: 'ready', port: httpPort(kernel) })
+      return async () => { await kernel.stop() }
+    }
+    case 'stream': {
+      process.env.LEDGER_ADMIN_USER = 'bench'
+      process.env.LEDGER_ADMIN_PASSWORD = 'bench-only-password-not-a-secret'
+      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'http', 'messenger', 'admin', 'stream'], {})
+      await kernel.start()
+      send({ type: 'ready', port: httpPort(kernel), cookie: await signedInCookie(kernel) })
+      return async () => { await kernel.stop() }
+    }
+    case 'bare-fastify': {
+      const app = Fastify({ logger: false })
+      app.get('/', async () => ({ ok: true }))
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      send({ type: 'ready', port: (app.server.address() as AddressInfo).port })
+      return async () => { await app.close() }
+    }
+    case 'p2p-sync':
+      throw new Error('p2p-sync is not a serving role')
+  }
+}
+
+async function main (): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec
+  if (spec.role === 'p2p-sync') {
+    await syncOnce(spec)
+    process.exit(0)
+  }
+  const stop = await serve(spec)
+  process.on('message', (msg: ParentMessage) => {
+    if (msg.type === 'measure-memory') send({ type: 'memory', memory: memory() })
+    else if (msg.type === 'stop') stop().then(() => process.exit(0), () => process.exit(1))
+  })
+  process.on('disconnect', () => { stop().then(() => process.exit(0), () => process.exit(1)) })
+}
+
+main().catch((err: unknown) => {
+  send({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) })
+  process.exit(1)
+})
