@@ -28,6 +28,7 @@ export interface RestDraw {
 
 export class EntropyRestError extends Error {
   /** HTTP status when the source answered, null when it could not be reached */
+  override name = 'EntropyRestError'
   readonly status: number | null
   constructor (message: string, status: number | null) {
     super(message)

@@ -292,8 +292,16 @@ export class EntropyAggregator {
   }
 
   async #ask (source: UpstreamSource, n: number): Promise<SourceResult> {
-    const signal = AbortSignal.any([AbortSignal.timeout(this.#o.timeoutMs), this.#stop.signal])
-    const result = await withDeadline(source.generate(n, signal), signal, `no answer within ${this.#o.timeoutMs} ms`)
+    // a ref'd timer (AbortSignal.timeout's is not): a round in flight keeps the process alive
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(), this.#o.timeoutMs)
+    const signal = AbortSignal.any([deadline.signal, this.#stop.signal])
+    let result: SourceResult
+    try {
+      result = await withDeadline(source.generate(n, signal), signal, () => this.#stop.signal.aborted ? 'the aggregator stopped' : `no answer within ${this.#o.timeoutMs} ms`)
+    } finally {
+      clearTimeout(timer)
+    }
     if (result.source !== source.id) throw new Error(`answered as '${result.source}'`)
     if (result.bytes.length !== n) throw new Error(`returned ${result.bytes.length} bytes, asked ${n}`)
     const violation = n >= PROBE_BYTES ? healthViolation(healthSnapshot(result.bytes), this.#o.healthBounds) : null
@@ -358,10 +366,10 @@ export class EntropyAggregator {
 }
 
 /** Rejects when the signal aborts, even if the source ignores its signal. */
-function withDeadline<T> (p: Promise<T>, signal: AbortSignal, message: string): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error(message))
+function withDeadline<T> (p: Promise<T>, signal: AbortSignal, message: () => string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error(message()))
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error(message))
+    const onAbort = (): void => reject(new Error(message()))
     signal.addEventListener('abort', onAbort, { once: true })
     p.then(
       (v) => { signal.removeEventListener('abort', onAbort); resolve(v) },

@@ -22,6 +22,7 @@ const HTTP_STATUS: Record<EntropyErrorCode, number> = {
 }
 
 export class EntropyError extends Error {
+  override name = 'EntropyError'
   readonly code: EntropyErrorCode
   constructor (code: EntropyErrorCode, message: string) {
     super(message)

@@ -8,7 +8,9 @@ export interface DrandHttpOptions {
   timeoutMs: number
 }
 
-export class DrandHttpError extends Error {}
+export class DrandHttpError extends Error {
+  override name = 'DrandHttpError'
+}
 
 export class DrandHttp {
   readonly #urls: string[]

@@ -20,7 +20,9 @@ export interface DrandChainKey {
   scheme: DrandScheme
 }
 
-export class BeaconVerificationError extends Error {}
+export class BeaconVerificationError extends Error {
+  override name = 'BeaconVerificationError'
+}
 
 const HEX = /^(?:[0-9a-f]{2})+$/
 
