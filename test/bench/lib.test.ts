@@ -1,0 +1,75 @@
+import t from 'tap'
+import { summarize, pairedRatios } from '../../bench/lib/stats.ts'
+import { interleave, rateSample } from '../../bench/lib/sampler.ts'
+import { goal, goalNotEvaluated } from '../../bench/lib/goals.ts'
+import { renderMarkdown, renderText } from '../../bench/lib/table.ts'
+import { formatNumber } from '../../bench/lib/format.ts'
+import type { FamilyReport } from '../../bench/lib/types.ts'
+
+t.test('summarize gives min, median and max, keeping the samples in run order', async (t) => {
+  t.same(summarize([3, 1, 2]), { min: 1, median: 2, max: 3, samples: [3, 1, 2] })
+  t.equal(summarize([4, 1, 3, 2]).median, 2.5, 'even count: mean of the middle two')
+  t.throws(() => summarize([]), RangeError)
+})
+
+t.test('pairedRatios divides run by run', async (t) => {
+  t.same(pairedRatios([10, 30, 20], [5, 10, 10]).samples, [2, 3, 2])
+  t.equal(pairedRatios([10, 30, 20], [5, 10, 10]).median, 2)
+  t.throws(() => pairedRatios([1, 2], [1]), RangeError)
+})
+
+t.test('interleave drops the warm-up round and rotates who goes first', async (t) => {
+  const order: string[] = []
+  let n = 0
+  const samples = await interleave({ a: () => { order.push('a'); return ++n }, b: async () => { order.push('b'); return ++n } }, { runs: 3, warmup: 1 })
+  t.same(order, ['a', 'b', 'b', 'a', 'a', 'b', 'b', 'a'])
+  t.same(samples, { a: [4, 5, 8], b: [3, 6, 7] }, 'the warm-up round (1, 2) is gone; sample i of each is from round i')
+})
+
+t.test('rateSample runs the batch for at least the budget and counts its operations', async (t) => {
+  let calls = 0
+  const rate = rateSample(() => { calls++; const end = performance.now() + 1; while (performance.now() < end); return 10 }, 20)
+  t.ok(calls >= 2, 'several batches')
+  t.ok(rate > 0 && rate <= 10 * 1000, 'at most 10 operations per millisecond')
+})
+
+t.test('goal verdicts come from the median ratio', async (t) => {
+  const ratio = summarize([1.5, 2.5, 2.1])
+  t.equal(goal('pow', 'x', ratio, '>=', 2).met, true)
+  t.equal(goal('pow', 'x', ratio, '>=', 2.2).met, false)
+  t.equal(goal('block', 'x', ratio, '<=', 2).met, false)
+  t.equal(goalNotEvaluated('pow', 'x', '>=', 1.8, 'one core').met, null)
+})
+
+const reports: FamilyReport[] = [
+  {
+    family: 'pow',
+    title: 'PoW',
+    available: true,
+    rows: [{ family: 'pow', name: 'WASM core', unit: 'nonces/s', stats: summarize([1_000_000, 2_000_000, 3_000_000]) }],
+    goals: [goal('pow', 'WASM ≥ 2× anchor', summarize([1.5, 1.8, 1.9]), '>=', 2)],
+    seconds: 1
+  },
+  { family: 'vm', title: 'vm', available: false, reason: 'core/vm is missing', rows: [], goals: [], seconds: 0 }
+]
+
+t.test('the text table shows figures, unavailable families and verdicts', async (t) => {
+  const text = renderText(reports)
+  t.match(text, /pow +WASM core +nonces\/s +1,000,000 +2,000,000 +3,000,000/)
+  t.match(text, /vm +not available yet: core\/vm is missing/)
+  t.match(text, /WASM ≥ 2× anchor +>= 2 +1\.50× \/ 1\.80× \/ 1\.90× +MISSED/)
+})
+
+t.test('the markdown tables carry the same content', async (t) => {
+  const md = renderMarkdown(reports)
+  t.match(md.rows, '| pow | WASM core | nonces/s | 1,000,000 | 2,000,000 | 3,000,000 |')
+  t.match(md.rows, '| vm | not available yet: core/vm is missing |')
+  t.match(md.goals, '| pow | WASM ≥ 2× anchor | >= 2 | 1.50× / 1.80× / 1.90× | MISSED |')
+})
+
+t.test('formatNumber keeps three significant digits below 100', async (t) => {
+  t.equal(formatNumber(1234567.8), '1,234,568')
+  t.equal(formatNumber(12.345), '12.3')
+  t.equal(formatNumber(1.2345), '1.23')
+  t.equal(formatNumber(0.012345), '0.0123')
+})
