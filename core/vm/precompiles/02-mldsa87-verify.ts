@@ -9,7 +9,8 @@ const HEAD = PUBLIC_KEY_BYTES + SIGNATURE_BYTES
 
 export const mldsa87VerifyPrecompile: Precompile = {
   name: 'ML-DSA-87 verify',
-  // a native verify costs about as much as 50k gas of interpreted code on this VM
+  // a native verify takes ~0.2 ms, about what 35k (JS core) to 170k (WASM core) gas of
+  // interpreted arithmetic takes; 50k keeps a block's worth of verifies bounded
   gas: (input) => 50000 + 6 * Math.ceil(Math.max(0, input.length - HEAD) / 32),
   run: (input) => {
     if (input.length < HEAD) return wordToBytes(0n)
