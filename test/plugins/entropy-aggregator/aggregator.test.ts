@@ -102,18 +102,25 @@ t.test('background refill below 50%, never above capacity', async (t) => {
 })
 
 t.test('bytes are never served twice, across many draws and refills', async (t) => {
+  // 16-byte draws from 128-byte batches: each draw lies inside one batch, i.e. one contiguous
+  // piece of the source's stream (a fill asks 1 KB and keeps the batch, the rest is dropped)
   const agg = makeAggregator([new FakeSource('self-hosted')], { capacity: 256, batchBytes: 128 })
   t.teardown(() => agg.stop())
   await agg.start(5000)
-  const stream = Buffer.from(knownStream('self-hosted').next(20_000))
+  const stream = Buffer.from(knownStream('self-hosted').next(200_000))
+  const seen = new Set<string>()
   let cursor = 0
-  for (let i = 0; i < 60; i++) {
-    const chunk = Buffer.from((await agg.draw(40, 5000)).bytes)
+  let ordered = 0
+  for (let i = 0; i < 150; i++) {
+    const chunk = Buffer.from((await agg.draw(16, 5000)).bytes)
+    seen.add(chunk.toString('hex'))
     const at = stream.indexOf(chunk, cursor)
-    t.ok(at >= cursor, `draw ${i} comes from the stream after every earlier draw`)
+    if (at >= cursor) ordered++
     cursor = at + chunk.length
   }
-  t.ok(cursor > 60 * 40 - 1)
+  t.equal(seen.size, 150, 'every draw differs')
+  t.equal(ordered, 150, 'each draw comes from the stream after every earlier draw')
+  t.ok(cursor > 150 * 16, 'the refills moved through the stream')
 })
 
 t.test('a source that answers garbage or too slowly counts as down', async (t) => {
