@@ -324,7 +324,10 @@ export class EntropyAggregator {
       if (status === 'below_quorum') this.#o.logger.warn({ reason }, 'entropy below quorum: not serving')
       else if (status === 'ok') this.#o.logger.info({ sources: this.sourceIds, minQuorum: this.minQuorum }, 'entropy quorum met: serving')
     }
-    for (const l of this.#listeners) l(status, reason)
+    for (const l of this.#listeners) {
+      // a listener's fault (e.g. a hook subscriber) must not stop the refill task
+      try { l(status, reason) } catch (err) { this.#o.logger.error({ err }, 'entropy status listener failed') }
+    }
   }
 
   #nextRound (maxMs: number): Promise<void> {
@@ -340,7 +343,13 @@ export class EntropyAggregator {
     while (!signal.aborted) {
       const fill = this.#fillNeeded()
       const probeDue = this.#now() - this.#lastRoundAt >= this.#o.probeIntervalMs
-      if (this.#status !== 'ok' || fill || probeDue) await this.runRound(fill || this.#status !== 'ok' ? 'fill' : 'probe')
+      if (this.#status !== 'ok' || fill || probeDue) {
+        try {
+          await this.runRound(fill || this.#status !== 'ok' ? 'fill' : 'probe')
+        } catch (err) {
+          this.#o.logger.error({ err }, 'entropy round failed')
+        }
+      }
       if (signal.aborted) break
       await this.#sleep(this.#nextDelay())
     }

@@ -203,3 +203,15 @@ t.test('the constructor refuses impossible settings', async (t) => {
   t.throws(() => makeAggregator([new FakeSource('self-hosted')], { minQuorum: 2 }), /min_quorum must be 1\.\.1/)
   t.throws(() => makeAggregator([new FakeSource('self-hosted'), new FakeSource('self-hosted')]), /each source may appear once/)
 })
+
+t.test('a status listener that throws does not stop the background task', async (t) => {
+  const local = new FakeSource('self-hosted')
+  const agg = makeAggregator([local], { capacity: 2000, batchBytes: 1000 })
+  t.teardown(() => agg.stop())
+  agg.onStatusChange(() => { throw new Error('bad subscriber') })
+  await agg.start(5000)
+  t.equal(agg.status, 'ok')
+  agg.take(600)
+  await until(() => agg.pool.available === 1400, 5000, 'refill after the throwing listener')
+  t.pass('still refilling')
+})
