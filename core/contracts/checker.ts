@@ -26,6 +26,7 @@ export interface CheckedContract {
 const UINT: TypeNode = { kind: 'uint' }
 const BOOL: TypeNode = { kind: 'bool' }
 const MAX_PUBLIC = 255
+const FUNCTION = 'a function'
 const MAX_INDEXED = 3
 const SLOT_LIMIT = (1n << 256n) - 1n
 
@@ -61,8 +62,9 @@ class FunctionChecker {
 
   #declare (name: string, type: TypeNode, pos: SourcePos): number {
     if (type.kind === 'map') fail(`'${name}': maps exist only in storage`, pos)
+    // functions are only reached by call syntax, so a local may share a function's name
     const global = this.#globals.get(name)
-    if (global !== undefined) fail(`'${name}' is already ${global}`, pos)
+    if (global !== undefined && global !== FUNCTION) fail(`'${name}' is already ${global}`, pos)
     if (BUILTINS.has(name)) fail(`'${name}' is a builtin function`, pos)
     for (let s: Scope | null = this.#scope; s !== null; s = s.parent) {
       if (s.names.has(name)) fail(`'${name}' is already declared in this function`, pos)
@@ -362,7 +364,7 @@ export function check (contract: ContractNode): CheckedContract {
   const functions = new Map<string, FunctionInfo>()
   let selector = 0
   for (const fn of contract.functions) {
-    claim(fn.name, 'a function', fn.pos)
+    claim(fn.name, FUNCTION, fn.pos)
     if (fn.name === 'init') {
       if (fn.isPublic) fail('init() runs at deploy and cannot be pub', fn.pos)
       if (fn.params.length > 0 || fn.returns !== null) fail('init() takes no parameters and returns nothing (init_calldata must be empty)', fn.pos)
