@@ -73,3 +73,21 @@ t.test('formatNumber keeps three significant digits below 100', async (t) => {
   t.equal(formatNumber(1.2345), '1.23')
   t.equal(formatNumber(0.012345), '0.0123')
 })
+
+t.test('the BENCHMARKS.md section names the machine, the versions, the figures and the verdict count', async (t) => {
+  const { benchmarksMarkdown } = await import('../../bench/lib/markdown.ts')
+  const md = benchmarksMarkdown({
+    started: '2026-11-22T22:00:00.000Z',
+    seconds: 420,
+    runs: 5,
+    quick: false,
+    machine: { cpu: 'Test CPU', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v24.21.0', v8: '13', project: 'ledger-node 0.1.0', commit: 'abc1234', packages: { 'hash-wasm': '4.13.0' }, loadAverage: [1, 2, 3] },
+    loadAverageAtEnd: [0.5, 1, 2],
+    families: reports
+  })
+  t.match(md, '| machine | Test CPU, 2 cores, 4 GiB, Linux |')
+  t.match(md, '| Node | v24.21.0 (V8 13) |')
+  t.match(md, 'hash-wasm 4.13.0')
+  t.match(md, '### Goals: 0 met, 1 missed')
+  t.match(md, '| pow | WASM core | nonces/s |')
+})
