@@ -60,7 +60,7 @@ function checkAccount (role: string, addr: string): string {
 
 /** Why the request's gas or value is unusable, or null. */
 function fieldsDefect (gasLimit: number, value: bigint): string | null {
-  if (!Number.isSafeInteger(gasLimit) || gasLimit < 0) return `gas_limit must be a non-negative integer, got ${gasLimit}`
+  if (!Number.isSafeInteger(gasLimit) || gasLimit < 0 || gasLimit > LIMITS.gasLimit) return `gas_limit must be an integer 0..${LIMITS.gasLimit}, got ${gasLimit}`
   if (typeof value !== 'bigint' || value < 0n) return `value must be a non-negative bohm amount, got ${String(value)}`
   return null
 }
