@@ -92,6 +92,7 @@ class FunctionChecker {
   #statement (stmt: Stmt): void {
     switch (stmt.kind) {
       case 'let': {
+        if (stmt.type?.kind === 'map') fail(`'${stmt.name}': maps exist only in storage`, stmt.pos)
         let type = stmt.type
         if (stmt.init !== null) {
           const initType = this.#value(stmt.init)

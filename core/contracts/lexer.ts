@@ -43,13 +43,13 @@ export function tokenize (source: string): Token[] {
       continue
     }
     if (source.startsWith('/*', i)) {
-      const start = i
+      const startPos = pos(i)
       i += 2
       while (i < source.length && !source.startsWith('*/', i)) {
         if (source[i] === '\n') { line++; lineStart = i + 1 }
         i++
       }
-      if (i >= source.length) fail('unterminated comment', start)
+      if (i >= source.length) throw new CompileError('unterminated comment', startPos)
       i += 2
       continue
     }
