@@ -72,6 +72,16 @@ function toBytes (data: Uint8Array | string | undefined): Uint8Array | null {
 
 interface Outcome { success: boolean; gasUsed: number; error: string | null; reason: string | null; output: Uint8Array; logs: LogEntry[] }
 
+/** Runs the frame; if the host (the chain's state) throws, undoes the transaction's changes first. */
+function guarded (state: VmState, snapshot: number, run: () => FrameOutput): FrameOutput {
+  try {
+    return run()
+  } catch (err) {
+    state.revert(snapshot)
+    throw err
+  }
+}
+
 const rejected = (error: string): Outcome => ({ success: false, gasUsed: 0, error, reason: null, output: EMPTY, logs: [] })
 
 function settle (state: VmState, snapshot: number, gasLimit: number, out: FrameOutput, host: TxHost): Outcome {
@@ -133,7 +143,7 @@ function runDeploy (req: DeployRequest, deployer: string, contract: string, env:
     state.revert(snapshot)
     return rejected('insufficient balance')
   }
-  const out = interpreter.run({ code, address: contract, caller: deployer, value, calldata: EMPTY, gas: gasLimit, isStatic: false, depth: 1 }, host)
+  const out = guarded(state, snapshot, () => interpreter.run({ code, address: contract, caller: deployer, value, calldata: EMPTY, gas: gasLimit, isStatic: false, depth: 1 }, host))
   const storeError = isSuccess(out.status) ? storeRuntime(state, contract, out) : null
   if (storeError !== null) {
     state.revert(snapshot)
@@ -198,6 +208,6 @@ function runCall (req: CallRequest, caller: string, to: string): Outcome {
     state.revert(snapshot)
     return rejected('insufficient balance')
   }
-  const out = interpreter.run({ code, address: to, caller, value, calldata, gas: gasLimit, isStatic, depth: 1 }, host)
+  const out = guarded(state, snapshot, () => interpreter.run({ code, address: to, caller, value, calldata, gas: gasLimit, isStatic, depth: 1 }, host))
   return settle(state, snapshot, gasLimit, out, host)
 }

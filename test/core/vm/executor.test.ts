@@ -134,3 +134,22 @@ t.test('MemoryVmState snapshots nest', async (t) => {
   t.throws(() => s.setBalance(ME, -1n), RangeError)
   t.strictSame(s.dump(), { [ME]: { balance: '0', nonce: '0', code: null, storage: { '0x1': '0x1' } } })
 })
+
+t.test('a state that throws leaves no half-applied transaction behind', async (t) => {
+  for (const core of ['wasm', 'js'] as const) {
+    const state = new MemoryVmState()
+    const contract = 'ef'.repeat(20)
+    state.setCode(contract, assemble('PUSH1 1 PUSH1 1 SSTORE PUSH1 2 SLOAD'))
+    state.setBalance(ME, 10n)
+    const original = state.getStorage.bind(state)
+    state.getStorage = (addr: string, slot: bigint): bigint => {
+      if (slot === 2n) throw new Error('disk on fire')
+      return original(addr, slot)
+    }
+    t.throws(() => executeCall({ state, caller: ME, to: contract, calldata: '', value: 4n, gasLimit: 100_000, env, core }), /disk on fire/)
+    t.equal(original(contract, 1n), 0n, `${core}: the write was undone`)
+    t.equal(state.getBalance(ME), 10n, `${core}: the value went back`)
+    state.getStorage = original
+    t.equal(executeCall({ state, caller: ME, to: contract, calldata: '', gasLimit: 100_000, env, core }).receipt.success, true, `${core}: the core still works afterwards`)
+  }
+})
