@@ -1,9 +1,11 @@
 // The JS side of the AssemblyScript interpreter (wasm/assembly/vm.ts): lays out each frame in
 // the module's memory, runs it, and answers its imports (storage, balances, logs, sub-calls)
 // from the FrameHost of the frame that is running. Sub-calls re-enter the module: a frame
-// stack here mirrors the one in linear memory.
+// stack here mirrors the one in linear memory. The module caches the transaction's storage and
+// hands its writes back (storageFlush) when the transaction's frame succeeds.
 import { loadWasmCore } from '../../wasm/load.ts'
 import { GAS } from '../params.ts'
+import { Status } from '../status.ts'
 import { addressToWord, wordToAddress } from '../words.ts'
 import type { ExecEnv } from '../host.ts'
 import type { FrameHost, FrameInput, FrameOutput, Interpreter } from '../interpreter.ts'
@@ -15,6 +17,7 @@ interface VmExports {
   envPointer(): number
   callResultPointer(): number
   resetFrames(): void
+  flushStorage(): void
 }
 
 // frame header offsets, as in wasm/assembly/vm/frame.ts
@@ -26,6 +29,7 @@ const F_CALLDATA = 108
 const F_GAS_LEFT = 128
 const F_OUT = 136
 const F_OUT_LENGTH = 140
+const F_CONTRACT_ID = 144
 
 const EMPTY = new Uint8Array(0)
 const MASK64 = (1n << 64n) - 1n
@@ -46,6 +50,9 @@ class WasmVm implements Interpreter {
   #f64 = new Float64Array(0)
   readonly #running: RunningFrame[] = []
   #envOf: ExecEnv | null = null
+  /** the storage cache's contract numbers, per transaction */
+  readonly #contractIds = new Map<string, number>()
+  readonly #contracts: string[] = []
 
   #vm (): VmExports {
     if (this.#exports === null) {
@@ -57,7 +64,8 @@ class WasmVm implements Interpreter {
           log: (topicCount: number, topic0: number, data: number, length: number) => { this.#log(topicCount, topic0, data, length) },
           call: (isStatic: number, gas: number, to: number, value: number, input: number, inputLength: number, out: number, outLength: number) =>
             this.#call(isStatic, gas, to, value, input, inputLength, out, outLength),
-          returndataCopy: (dest: number, offset: number, length: number) => { this.#returndataCopy(dest, offset, length) }
+          returndataCopy: (dest: number, offset: number, length: number) => { this.#returndataCopy(dest, offset, length) },
+          storageFlush: (id: number, slot: number, value: number) => { this.#storageFlush(id, slot, value) }
         }
       })
       this.#exports = instance.exports as unknown as VmExports
@@ -157,6 +165,21 @@ class WasmVm implements Interpreter {
     return result.outcome
   }
 
+  #storageFlush (id: number, slot: number, value: number): void {
+    this.#views()
+    this.#current().host.state.setStorage(this.#contracts[id] as string, this.#readWord(slot), this.#readWord(value))
+  }
+
+  #contractId (address: string): number {
+    let id = this.#contractIds.get(address)
+    if (id === undefined) {
+      id = this.#contracts.length
+      this.#contracts.push(address)
+      this.#contractIds.set(address, id)
+    }
+    return id
+  }
+
   #returndataCopy (dest: number, offset: number, length: number): void {
     this.#views()
     this.#bytes.set(this.#current().returnData.subarray(offset, offset + length), dest)
@@ -171,8 +194,13 @@ class WasmVm implements Interpreter {
 
   run (frame: FrameInput, host: FrameHost): FrameOutput {
     const vm = this.#vm()
-    // a host exception may have unwound frames without their cleanup
-    if (this.#running.length === 0) vm.resetFrames()
+    const outermost = this.#running.length === 0
+    if (outermost) {
+      // a new transaction (and a host exception may have unwound frames without their cleanup)
+      vm.resetFrames()
+      this.#contractIds.clear()
+      this.#contracts.length = 0
+    }
     const base = vm.frameAlloc(frame.code.length, frame.calldata.length)
     this.#views()
     if (this.#running.length === 0 || this.#envOf !== host.env) {
@@ -183,6 +211,7 @@ class WasmVm implements Interpreter {
     this.#writeWord(base + F_CALLER, addressToWord(frame.caller))
     this.#writeWord(base + F_VALUE, frame.value)
     const u32 = this.#u32
+    u32[(base + F_CONTRACT_ID) >>> 2] = this.#contractId(frame.address)
     this.#bytes.set(frame.code, u32[(base + F_CODE) >>> 2] as number)
     this.#bytes.set(frame.calldata, u32[(base + F_CALLDATA) >>> 2] as number)
 
@@ -190,6 +219,7 @@ class WasmVm implements Interpreter {
     let status: number
     try {
       status = vm.run(base, frame.gas, frame.isStatic ? 1 : 0)
+      if (outermost && (status === Status.STOP || status === Status.RETURN)) vm.flushStorage()
     } finally {
       this.#running.pop()
     }

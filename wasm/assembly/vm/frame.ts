@@ -7,6 +7,7 @@
 //   calldata (+32 zero bytes, so CALLDATALOAD near the end reads zeros)
 //   stack (1024 words), then the frame's EVM memory, growing upward.
 import { LIMIT_STACK } from './opcodes'
+import { CACHE_BYTES, cacheInit, cacheReset } from './storage-cache'
 
 export const F_ADDRESS: usize = 0
 export const F_CALLER: usize = 32
@@ -21,15 +22,31 @@ export const F_MEMORY: usize = 120
 export const F_GAS_LEFT: usize = 128
 export const F_OUT: usize = 136
 export const F_OUT_LENGTH: usize = 140
+/** small per-transaction number of the executing contract, the storage cache's key */
+export const F_CONTRACT_ID: usize = 144
 const HEADER: usize = 160
 
 export const STACK_BYTES: usize = <usize>LIMIT_STACK << 5
 
 @inline export function align32 (p: usize): usize { return (p + 31) & ~<usize>31 }
 
+// the storage cache sits between the static data and the frames
+const CACHE_BASE: usize = align32(__heap_base)
+const FRAMES_BASE: usize = align32(CACHE_BASE + CACHE_BYTES)
+let cacheReady = false
+
 /** where the next frame goes: set by a frame before it calls out, reset when it ends */
-export let heapTop: usize = align32(__heap_base)
+export let heapTop: usize = FRAMES_BASE
 export function setHeapTop (p: usize): void { heapTop = align32(p) }
+
+/** Starts a transaction: no frames, an empty storage cache. */
+export function beginTransaction (): void {
+  heapTop = FRAMES_BASE
+  if (cacheReady) { cacheReset(); return }
+  ensureCapacity(FRAMES_BASE)
+  cacheInit(CACHE_BASE)
+  cacheReady = true
+}
 
 /** Grows linear memory to cover [0, end); traps if the engine refuses. */
 export function ensureCapacity (end: usize): void {

@@ -25,3 +25,6 @@
 
 /** return data [offset, offset+length) of the last sub-call into memory at `dest` */
 @external("vm", "returndataCopy") export declare function hostReturndataCopy (dest: usize, offset: i32, length: i32): void
+
+/** a storage write the transaction made, handed over when its frame succeeds */
+@external("vm", "storageFlush") export declare function hostStorageFlush (contractId: u32, slot: usize, value: usize): void

@@ -12,10 +12,11 @@ import {
 } from './opcodes'
 import {
   F_ADDRESS, F_CALLER, F_VALUE, F_CODE_LENGTH, F_CALLDATA_LENGTH, F_CODE, F_CALLDATA, F_DESTS, F_STACK, F_MEMORY,
-  F_GAS_LEFT, F_OUT, F_OUT_LENGTH, STACK_BYTES, ensureCapacity, setHeapTop
+  F_GAS_LEFT, F_OUT, F_OUT_LENGTH, F_CONTRACT_ID, STACK_BYTES, ensureCapacity, setHeapTop
 } from './frame'
+import { storageLoad, storageStore, journalMark, journalRevert } from './storage-cache'
 import * as u256 from './u256'
-import { hostSload, hostSstore, hostBalance, hostLog, hostCall, hostReturndataCopy } from './host'
+import { hostBalance, hostLog, hostCall, hostReturndataCopy } from './host'
 import { resetState, absorbBlocks, absorbFinal, STATE_BYTES } from '../lib/keccak'
 
 /** block height, timestamp, miner: written by the host once per transaction */
@@ -121,6 +122,7 @@ export function run (frame: usize, gasLimit: f64, isStatic: i32): i32 {
   const stackBase = <usize>load<u32>(frame + F_STACK)
   const stackEnd = stackBase + STACK_BYTES
   const memBase = <usize>load<u32>(frame + F_MEMORY)
+  const contractId = load<u32>(frame + F_CONTRACT_ID)
   markJumpDestinations(code, codeLength, dests)
   memWords = 0
   let sp = stackBase
@@ -263,12 +265,12 @@ export function run (frame: usize, gasLimit: f64, isStatic: i32): i32 {
         sp = b
         break
       }
-      case 0x54: hostSload(a, a); break
+      case 0x54: storageLoad(contractId, a, a); break
       case 0x55: {
         if (isStatic != 0) return halt(frame, STATUS_STATIC_VIOLATION, 0, 0, 0)
-        const extra = hostSstore(a, b, f64(gas))
+        const extra = storageStore(contractId, a, b, gas)
         if (extra < 0) return halt(frame, STATUS_OUT_OF_GAS, 0, 0, 0)
-        gas -= i64(extra)
+        gas -= extra
         sp = b
         break
       }
@@ -360,9 +362,12 @@ export function run (frame: usize, gasLimit: f64, isStatic: i32): i32 {
         const input = inLength == 0 ? memBase : memBase + <usize>load<u64>(inOffset)
         const output = outLength == 0 ? memBase : memBase + <usize>load<u64>(outOffset)
         const words = memWords
+        const mark = journalMark()
         setHeapTop(memBase + (<usize>words << 5))
         const outcome = hostCall(staticCall || isStatic != 0 ? 1 : 0, f64(forwarded), to, value, input, inLength, output, outLength)
         memWords = words
+        // a callee that failed leaves no storage writes behind
+        if (outcome != CALL_SUCCEEDED) journalRevert(mark)
         if (outcome == CALL_FATAL_DEPTH) return halt(frame, STATUS_CALL_DEPTH, 0, 0, 0)
         gas += i64(load<f64>(CALL_RESULT))
         returnDataLength = load<i32>(CALL_RESULT, 8)
