@@ -47,17 +47,25 @@ export interface AccountDump {
 
 type Undo = () => void
 
-/** VmState in memory with an undo journal; a snapshot id is a journal position. */
+/**
+ * VmState in memory with an undo journal; a snapshot id is a journal position. Changes are
+ * journaled only while a snapshot is open, so a long-lived state does not grow a journal.
+ */
 export class MemoryVmState implements VmState {
   readonly #accounts = new Map<string, Account>()
   readonly #journal: Undo[] = []
+  #open = 0
+
+  #record (undo: Undo): void {
+    if (this.#open > 0) this.#journal.push(undo)
+  }
 
   #account (addr: string): Account {
     let acct = this.#accounts.get(addr)
     if (acct === undefined) {
       acct = { balance: 0n, nonce: 0n, code: null, storage: new Map() }
       this.#accounts.set(addr, acct)
-      this.#journal.push(() => { this.#accounts.delete(addr) })
+      this.#record(() => { this.#accounts.delete(addr) })
     }
     return acct
   }
@@ -69,7 +77,7 @@ export class MemoryVmState implements VmState {
   setStorage (addr: string, slot: bigint, value: bigint): void {
     const { storage } = this.#account(addr)
     const before = storage.get(slot)
-    this.#journal.push(() => { if (before === undefined) storage.delete(slot); else storage.set(slot, before) })
+    this.#record(() => { if (before === undefined) storage.delete(slot); else storage.set(slot, before) })
     if (value === 0n) storage.delete(slot)
     else storage.set(slot, value)
   }
@@ -79,7 +87,7 @@ export class MemoryVmState implements VmState {
   setCode (addr: string, code: Uint8Array): void {
     const acct = this.#account(addr)
     const before = acct.code
-    this.#journal.push(() => { acct.code = before })
+    this.#record(() => { acct.code = before })
     acct.code = Uint8Array.from(code)
   }
 
@@ -89,7 +97,7 @@ export class MemoryVmState implements VmState {
     if (value < 0n) throw new RangeError(`negative balance for ${addr}`)
     const acct = this.#account(addr)
     const before = acct.balance
-    this.#journal.push(() => { acct.balance = before })
+    this.#record(() => { acct.balance = before })
     acct.balance = value
   }
 
@@ -98,19 +106,29 @@ export class MemoryVmState implements VmState {
   setNonce (addr: string, nonce: bigint): void {
     const acct = this.#account(addr)
     const before = acct.nonce
-    this.#journal.push(() => { acct.nonce = before })
+    this.#record(() => { acct.nonce = before })
     acct.nonce = nonce
   }
 
-  snapshot (): number { return this.#journal.length }
+  snapshot (): number {
+    this.#open++
+    return this.#journal.length
+  }
 
   revert (id: number): void {
-    if (id > this.#journal.length) throw new RangeError(`snapshot ${id} is gone`)
+    this.#close(id)
     while (this.#journal.length > id) (this.#journal.pop() as Undo)()
   }
 
   commit (id: number): void {
-    if (id > this.#journal.length) throw new RangeError(`snapshot ${id} is gone`)
+    this.#close(id)
+    // with no snapshot left open, nothing can be undone any more
+    if (this.#open === 0) this.#journal.length = 0
+  }
+
+  #close (id: number): void {
+    if (this.#open === 0 || id > this.#journal.length) throw new RangeError(`snapshot ${id} is not open`)
+    this.#open--
   }
 
   /** Every account that holds something, sorted by address (empty accounts are left out). */

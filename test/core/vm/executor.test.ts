@@ -153,3 +153,14 @@ t.test('a state that throws leaves no half-applied transaction behind', async (t
     t.equal(executeCall({ state, caller: ME, to: contract, calldata: '', gasLimit: 100_000, env, core }).receipt.success, true, `${core}: the core still works afterwards`)
   }
 })
+
+t.test('MemoryVmState keeps no journal when no snapshot is open', async (t) => {
+  const s = new MemoryVmState()
+  s.setStorage(ME, 1n, 1n)
+  const id = s.snapshot()
+  t.equal(id, 0, 'nothing was journaled outside a snapshot')
+  s.setStorage(ME, 1n, 2n)
+  s.commit(id)
+  t.equal(s.snapshot(), 0, 'the journal was dropped when the last snapshot closed')
+  t.throws(() => { const fresh = new MemoryVmState(); fresh.revert(0) }, /not open/)
+})
