@@ -7,7 +7,16 @@ export default defineConfig({
   network: 'testnet',
   plugins: [
     'storage',
-    'chain'
+    'chain',
+    'entropy-aggregator',
+    'miner',
+    'http',
+    'dashboard',
+    'explorer',
+    'messenger',
+    'admin',
+    'stream',
+    'p2p'
   ],
   cores: { sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native' }
 })
