@@ -2,7 +2,7 @@
 // Every surface (public, dashboard, entropy) is built here so that invalid JSON, schema
 // failures, oversized bodies and unknown routes answer the same way everywhere. No route
 // lives in core: plugins add them.
-import Fastify from 'fastify'
+import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import type { Logger } from 'pino'
 
@@ -55,7 +55,7 @@ export interface HttpServerOptions {
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: opts.logger.child({ server: opts.name }),
-    disableRequestLogging: opts.logRequests !== true,
+    logController: new LogController({ disableRequestLogging: opts.logRequests !== true }),
     bodyLimit: BODY_LIMIT,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     return503OnClosing: true,

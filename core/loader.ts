@@ -34,6 +34,10 @@ function entryLocation (entry: PluginEntry, baseDir: string): { file: string; la
   return { file: path.join(BUILTIN_DIR, name, 'manifest.ts'), label: name, enabled }
 }
 
+function isCjsInterop (m: unknown): m is { default: unknown } {
+  return typeof m === 'object' && m !== null && (m as { __esModule?: unknown }).__esModule === true && 'default' in m
+}
+
 function checkManifest (m: unknown, label: string): PluginManifest {
   const man = m as Partial<PluginManifest> | undefined
   if (man === undefined || man === null || typeof man !== 'object') throw new PluginLoadError(`plugin '${label}' has no default-exported manifest`)
@@ -54,7 +58,9 @@ export async function loadPlugins (entries: readonly PluginEntry[], baseDir: str
     } catch (err) {
       throw new PluginLoadError(`plugin '${label}' failed to load: ${(err as Error).message}`)
     }
-    const manifest = checkManifest(mod.default, label)
+    // a plugin compiled to CommonJS arrives as { __esModule, default } under the default export
+    const exported = mod.default
+    const manifest = checkManifest(isCjsInterop(exported) ? exported.default : exported, label)
     if (out.some((p) => p.manifest.name === manifest.name)) throw new PluginLoadError(`plugin '${manifest.name}' is listed twice`)
     out.push({ manifest, source: file, enabled })
   }

@@ -44,6 +44,8 @@ t.test('plugin loader errors name the plugin and the problem', async (t) => {
 
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
+  // a third-party plugin lives in an ES module package; say so rather than rely on syntax detection
+  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n')
   const mk = (name: string, body: string): string => {
     mkdirSync(path.join(dir, name), { recursive: true })
     writeFileSync(path.join(dir, name, 'manifest.ts'), body)
@@ -85,6 +87,8 @@ t.test('config errors name the bad key', async (t) => {
 t.test('plugins start in dependency order and close in reverse', async (t) => {
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
+  // a third-party plugin lives in an ES module package; say so rather than rely on syntax detection
+  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n')
   const events: string[] = []
   const g = globalThis as unknown as { __events: string[] }
   g.__events = events
