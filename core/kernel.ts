@@ -15,6 +15,7 @@ import type { NetworkParams } from './chain/params.ts'
 import { networkParams } from '../config/networks.ts'
 import { selectSha3Core } from './crypto/sha3.ts'
 import { selectMldsaCore } from './crypto/mldsa.ts'
+import { selectVmCore } from './vm/cores.ts'
 
 export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
 
@@ -49,6 +50,7 @@ export class Kernel {
     })
     selectSha3Core(config.cores.sha3)
     selectMldsaCore(config.cores.mldsa)
+    selectVmCore(config.cores.vm)
   }
 
   get signal (): AbortSignal { return this.#abort.signal }

@@ -60,9 +60,13 @@ export class StateOverlay {
 
   get size (): number { return this.#writes.size }
 
-  /** Batch ops for the writes, plus the undo record (prior database values). */
+  /**
+   * Batch ops for the writes, plus the undo record (prior database values), in key order:
+   * the record depends only on what the block changed, not on the order it was written in
+   * (the two VM cores reach the same storage through different write orders).
+   */
   commitOps (): { ops: KvOp[]; undo: UndoRecord } {
-    const keys = [...this.#writes.keys()]
+    const keys = [...this.#writes.keys()].sort()
     const prior = this.#db.getManySync(keys)
     const ops: KvOp[] = []
     const undo: UndoRecord = []

@@ -21,6 +21,8 @@ import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
 import { Chain } from '../../plugins/chain/chain.ts'
 import { Mempool } from '../../plugins/chain/mempool.ts'
+import { createContractExecutor } from '../../plugins/chain/contracts.ts'
+import type { VmCoreKind } from '../../core/vm/index.ts'
 
 export const silentLogger = pino({ level: 'silent' })
 
@@ -125,13 +127,19 @@ export interface TestChain {
   tipRef(): ParentRef
 }
 
-export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir()): Promise<TestChain> {
+export interface TestChainOptions {
+  /** run contracts on this VM core; default: no VM (contract transactions refused) */
+  vm?: VmCoreKind | null
+}
+
+export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir(), opts: TestChainOptions = {}): Promise<TestChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
   const hooks = createHooks()
   let mempool: Mempool | undefined
-  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor: null, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })
+  const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })
   await chain.init()
-  mempool = new Mempool({ chain, params, hooks, contractsEnabled: false })
+  mempool = new Mempool({ chain, params, hooks, contractsEnabled: executor !== null })
   const pool = mempool
   const confirmed: string[] = []
   hooks.blockConnected.tap('test', ({ block }) => { for (const t of block.transactions) confirmed.push(t.transaction_id) })
