@@ -9,6 +9,7 @@ import type { ProgressSink } from './lib/progress.ts'
 import { describeMachine, machineInfo } from './lib/machine.ts'
 import type { MachineInfo } from './lib/machine.ts'
 import { renderText } from './lib/table.ts'
+import { updateMarkdownFile } from './lib/markdown.ts'
 import { powFamily } from './families/pow.ts'
 import { sha3Family } from './families/sha3.ts'
 import { mldsaFamily } from './families/mldsa.ts'
@@ -20,6 +21,8 @@ import { vmFamily } from './families/vm.ts'
 export interface BenchOptions {
   only?: string[]
   json?: string
+  /** a Markdown file (BENCHMARKS.md) whose measured part is rewritten; the prose around it is kept */
+  markdown?: string
   runs: number
   quick: boolean
 }
@@ -99,5 +102,9 @@ export async function runBench (opts: BenchOptions): Promise<void> {
   if (opts.json !== undefined) {
     writeFileSync(opts.json, JSON.stringify(result, null, 2) + '\n')
     process.stderr.write(`wrote ${opts.json}\n`)
+  }
+  if (opts.markdown !== undefined) {
+    updateMarkdownFile(opts.markdown, result)
+    process.stderr.write(`updated the measured part of ${opts.markdown}\n`)
   }
 }

@@ -124,11 +124,12 @@ export function buildCli (argv: string[]): Argv {
     .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
       .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http' })
       .option('json', { type: 'string', describe: 'also write the results as JSON to this file' })
+      .option('markdown', { type: 'string', describe: 'also rewrite the measured part of this Markdown file (BENCHMARKS.md), keeping the prose around it' })
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
       .option('quick', { type: 'boolean', default: false, describe: 'tiny sizes (a smoke run, numbers meaningless)' }),
     async (a) => {
       const { runBench } = await import('../bench/index.ts')
-      await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, runs: a.runs, quick: a.quick })
+      await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, markdown: a.markdown, runs: a.runs, quick: a.quick })
     })
     .command('resync', 'drop chain data only; admin state and wallets are kept', (y) => y
       .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet' })

@@ -1,7 +1,10 @@
-// http: requests per second and p99 latency of the explorer's stats, block, tx and address
-// endpoints on a 10,000-block chain, against a bare fastify route returning a constant, both
-// served by their own process and loaded by autocannon from this one (2 connections per core).
-// Also reported: what an idle SSE connection costs the node (RSS and JS heap).
+// http: requests per second and p99 latency of the explorer's stats, blocks, block, tx and
+// address endpoints on a 10,000-block chain, against a bare fastify route returning a
+// constant, each served by its own process and loaded by autocannon from this one (2
+// connections per core). The same address lookups also run on a 100,000-block chain whose
+// first 10,000 blocks are the small chain (same addresses, same histories; the miner's grows
+// tenfold), to show that a lookup reads the indexes and not the chain. Also reported: what an
+// idle SSE connection costs the node (RSS and JS heap).
 import crypto from 'node:crypto'
 import { benchParams, benchTmpDir, devAccount, removeDir } from '../lib/chain-fixture.ts'
 import { buildBlocks, connectChain } from '../lib/chain-builder.ts'
@@ -17,67 +20,105 @@ import { goal } from '../lib/goals.ts'
 import type { BenchContext, BenchFamily, BenchRow, FamilyReport, GoalResult } from '../lib/types.ts'
 
 const pick = <T>(items: readonly T[]): T => items[crypto.randomInt(items.length)]!
+const n = (x: number): string => x.toLocaleString('en-US')
 
-type Endpoint = 'bare' | 'stats' | 'block' | 'tx' | 'address' | 'address-miner'
-const GATED: Endpoint[] = ['stats', 'block', 'tx']
+type Endpoint = 'bare' | 'stats' | 'blocks' | 'block' | 'tx' | 'address' | 'address-miner' | 'address-large' | 'address-miner-large'
+const GATED = ['stats', 'block', 'tx'] as const
+/** the blocks endpoint's default page size */
+const PAGE = 25
 
-async function expectOk (port: number, path: string): Promise<void> {
+async function getOk (port: number, path: string): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`)
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
+  return await res.json()
+}
+
+async function txCount (port: number, address: string): Promise<number> {
+  return ((await getOk(port, `/api/explorer/address/${address}`)) as { tx_count: number }).tx_count
 }
 
 async function explorerLoad (ctx: BenchContext): Promise<{ rows: BenchRow[]; goals: GoalResult[] }> {
   const params = benchParams()
-  const shape = ctx.quick ? { blocks: 40, txPerBlock: 3, txBlocks: 5 } : { blocks: 10_000, txPerBlock: 20, txBlocks: 100 }
-  ctx.progress(`building a ${shape.blocks.toLocaleString('en-US')}-block chain (the last ${shape.txBlocks} with ${shape.txPerBlock} transfers each)`)
+  const small = ctx.quick ? 40 : 10_000
+  const large = ctx.quick ? 400 : 100_000
+  const txPerBlock = ctx.quick ? 3 : 20
+  const txBlocks = ctx.quick ? 5 : 100
+  // one sequence: the small chain is its first `small` blocks, its last `txBlocks` with transfers
+  const shape = { blocks: large, txPerBlock, txBlocks, trailingEmpty: large - small }
+  ctx.progress(`building a ${n(large)}-block chain in memory (blocks ${n(small - txBlocks + 1)}-${n(small)} with ${txPerBlock} transfers each)`)
   const built = buildBlocks(params, shape, ctx.progress)
-  const { dir, seconds } = await connectChain(params, built.blocks, 'http')
-  ctx.progress(`chain connected in ${seconds.toFixed(1)} s`)
-  const transferIds = built.blocks.flatMap((b) => b.transactions.slice(1).map((t) => t.transaction_id))
-  const senders = built.senders.map((w) => w.address)
-  const miner = devAccount().address
+  ctx.progress(`connecting the ${n(small)}-block chain`)
+  const smallChain = await connectChain(params, built.blocks.slice(0, small), 'http', ctx.progress)
+  ctx.progress(`${n(small)} blocks connected in ${smallChain.seconds.toFixed(1)} s; connecting the ${n(large)}-block chain`)
+  const dirs = [smallChain.dir]
   let explorer: Child | null = null
+  let explorerLarge: Child | null = null
   let bare: Child | null = null
   try {
-    explorer = startChild({ role: 'explorer', dataDir: dir })
+    const largeChain = await connectChain(params, built.blocks, 'http-large', ctx.progress)
+    dirs.push(largeChain.dir)
+    ctx.progress(`${n(large)} blocks connected in ${largeChain.seconds.toFixed(1)} s`)
+    const transferIds = built.blocks.slice(0, small).flatMap((b) => b.transactions.slice(1).map((t) => t.transaction_id))
+    const senders = built.senders.map((w) => w.address)
+    built.blocks.length = 0 // the nodes hold the chains now; the load generator does not need them
+    const miner = devAccount().address
+    explorer = startChild({ role: 'explorer', dataDir: smallChain.dir })
+    explorerLarge = startChild({ role: 'explorer', dataDir: largeChain.dir })
     bare = startChild({ role: 'bare-fastify' })
     const node = (await explorer.next('ready', 60_000)).port
+    const nodeLarge = (await explorerLarge.next('ready', 60_000)).port
     const anchor = (await bare.next('ready', 60_000)).port
     const paths: Record<Endpoint, { port: number; next: () => string }> = {
       bare: { port: anchor, next: () => '/' },
       stats: { port: node, next: () => '/api/explorer/stats' },
-      block: { port: node, next: () => `/api/explorer/block/${crypto.randomInt(shape.blocks + 1)}` },
+      blocks: { port: node, next: () => `/api/explorer/blocks?offset=${crypto.randomInt(Math.floor(small / PAGE)) * PAGE}&limit=${PAGE}` },
+      block: { port: node, next: () => `/api/explorer/block/${crypto.randomInt(small + 1)}` },
       tx: { port: node, next: () => `/api/explorer/tx/${pick(transferIds)}` },
       address: { port: node, next: () => `/api/explorer/address/${pick(senders)}` },
-      'address-miner': { port: node, next: () => `/api/explorer/address/${miner}` }
+      'address-miner': { port: node, next: () => `/api/explorer/address/${miner}` },
+      'address-large': { port: nodeLarge, next: () => `/api/explorer/address/${pick(senders)}` },
+      'address-miner-large': { port: nodeLarge, next: () => `/api/explorer/address/${miner}` }
     }
-    for (const p of Object.values(paths)) await expectOk(p.port, p.next())
+    for (const p of Object.values(paths)) await getOk(p.port, p.next())
+    const sender = senders[0]!
+    const history = { sender: await txCount(node, sender), miner: await txCount(node, miner), minerLarge: await txCount(nodeLarge, miner) }
+    if (await txCount(nodeLarge, sender) !== history.sender) throw new Error('a sender\'s history differs between the two chains')
     const connections = 2 * ctx.cores
     const seconds = 2
     const contenders = Object.fromEntries(Object.entries(paths).map(([name, p]) => [name, (async () => await loadSample({
       port: p.port, nextPath: p.next, connections, ...(ctx.quick ? { amount: 40 } : { seconds })
     })) satisfies Contender<LoadSample>])) as Record<Endpoint, Contender<LoadSample>>
-    ctx.progress(`autocannon, ${connections} connections: 6 endpoints × ${ctx.runs + 1} runs${ctx.quick ? '' : ` of ${seconds} s`}`)
-    const samples = await interleave(contenders, { runs: ctx.runs, onRound: (r, n) => { ctx.progress(`round ${r + 1}/${n}`) } })
+    const endpoints = Object.keys(paths) as Endpoint[]
+    ctx.progress(`autocannon, ${connections} connections: ${endpoints.length} endpoints × ${ctx.runs + 1} runs${ctx.quick ? '' : ` of ${seconds} s`}`)
+    const samples = await interleave(contenders, { runs: ctx.runs, onRound: (r, total) => { ctx.progress(`round ${r + 1}/${total}`) } })
     const rps = (e: Endpoint): number[] => samples[e].map((s) => s.requestsPerSecond)
     const label: Record<Endpoint, string> = {
       bare: 'anchor bare fastify route (constant)',
       stats: 'explorer stats',
-      block: `explorer block (random height of ${shape.blocks.toLocaleString('en-US')})`,
+      blocks: `explorer blocks (a random page of ${PAGE} of ${n(small)})`,
+      block: `explorer block (random height of ${n(small)})`,
       tx: 'explorer tx (random transfer)',
-      address: `explorer address (a sender, ${shape.txBlocks} txs)`,
-      'address-miner': `explorer address (the miner, ${shape.blocks.toLocaleString('en-US')} txs)`
+      address: `explorer address, ${n(small)}-block chain (a sender, ${n(history.sender)} txs)`,
+      'address-miner': `explorer address, ${n(small)}-block chain (the miner, ${n(history.miner)} txs)`,
+      'address-large': `explorer address, ${n(large)}-block chain (a sender, ${n(history.sender)} txs)`,
+      'address-miner-large': `explorer address, ${n(large)}-block chain (the miner, ${n(history.minerLarge)} txs)`
     }
-    const rows: BenchRow[] = (Object.keys(paths) as Endpoint[]).flatMap((e) => [
-      { family: 'http' as const, name: `${label[e]}`, unit: 'req/s', stats: summarize(rps(e)) },
-      { family: 'http' as const, name: `  p99 latency`, unit: 'ms', stats: summarize(samples[e].map((s) => s.p99Ms)), note: 'autocannon measures whole ms: 0 is under 1 ms' }
+    const rows: BenchRow[] = endpoints.flatMap((e) => [
+      { family: 'http' as const, name: label[e], unit: 'req/s', stats: summarize(rps(e)) },
+      { family: 'http' as const, name: '  p99 latency', unit: 'ms', stats: summarize(samples[e].map((s) => s.p99Ms)), note: 'autocannon measures whole ms: 0 is under 1 ms' }
     ])
     const goals = GATED.map((e) => goal('http', `explorer ${e} ≥ 50% of the bare route`, pairedRatios(rps(e), rps('bare')), '>=', 0.5))
+    // issue 4: an address lookup costs the same whatever the chain's length (indexes, no walk)
+    goals.push(
+      goal('http', `address lookup (a sender): ${n(large)}-block chain ≥ 80% of the ${n(small)}-block chain`, pairedRatios(rps('address-large'), rps('address')), '>=', 0.8, 'issue 4: same cost on both chains'),
+      goal('http', `address lookup (the miner, ~10× the history): ${n(large)}-block chain ≥ 80% of the ${n(small)}-block chain`, pairedRatios(rps('address-miner-large'), rps('address-miner')), '>=', 0.8, 'issue 4: same cost on both chains')
+    )
     return { rows, goals }
   } finally {
     await explorer?.stop()
+    await explorerLarge?.stop()
     await bare?.stop()
-    removeDir(dir)
+    for (const dir of dirs) removeDir(dir)
   }
 }
 

@@ -11,8 +11,10 @@ export interface ChainShape {
   blocks: number
   /** signed transfers in a block that carries them (0: empty blocks, coinbase only) */
   txPerBlock: number
-  /** how many of the last blocks carry transfers (default: all) */
+  /** how many blocks carry transfers (default: all); they come last, before `trailingEmpty` */
   txBlocks?: number
+  /** empty blocks after the ones with transfers (default 0) */
+  trailingEmpty?: number
 }
 
 export interface BuiltChain {
@@ -28,14 +30,16 @@ export interface BuiltChain {
  */
 export function buildBlocks (params: NetworkParams, shape: ChainShape, progress: (message: string) => void): BuiltChain {
   const seq = new BlockSequence(params, devAccount().address)
-  const firstTxBlock = shape.txPerBlock > 0 ? shape.blocks - (shape.txBlocks ?? shape.blocks) + 1 : Infinity
+  const trailing = shape.trailingEmpty ?? 0
+  const firstTxBlock = shape.txPerBlock > 0 ? shape.blocks - trailing - (shape.txBlocks ?? shape.blocks - trailing) + 1 : Infinity
+  const lastTxBlock = shape.blocks - trailing
   const blocks: Block[] = []
   const every = Math.max(1, Math.floor(shape.blocks / 5))
   const senders: Wallet[] = []
   let nonce = 0
   for (let height = 1; height <= shape.blocks; height++) {
     const ts = seq.nextTimestamp
-    if (height < firstTxBlock) {
+    if (height < firstTxBlock || height > lastTxBlock) {
       blocks.push(seq.next())
     } else if (height === firstTxBlock) {
       const dev = devAccount()
@@ -50,15 +54,22 @@ export function buildBlocks (params: NetworkParams, shape: ChainShape, progress:
   return { blocks, senders }
 }
 
-/** Connects `blocks` into a fresh chain under a new temp dir; returns the dir and the seconds it took. */
-export async function connectChain (params: NetworkParams, blocks: Block[], label: string): Promise<{ dir: string; seconds: number }> {
+/**
+ * Connects `blocks` into a fresh chain under a new temp dir; returns the dir and the seconds it
+ * took. With `progress`, reports every fifth of the way (for chains that take a while).
+ */
+export async function connectChain (params: NetworkParams, blocks: Block[], label: string, progress?: (message: string) => void): Promise<{ dir: string; seconds: number }> {
   const dir = benchTmpDir(label)
   const bc = await openBenchChain(params, dir)
+  const every = Math.max(1, Math.floor(blocks.length / 5))
   try {
     const started = performance.now()
-    for (const block of blocks) {
+    for (const [i, block] of blocks.entries()) {
       const r = await bc.chain.processBlock(block, 'test')
       if (r.status !== 'connected') throw new Error(`block ${block.height} was ${r.status}, not connected`)
+      if (progress !== undefined && (i + 1) % every === 0) {
+        progress(`connected ${(i + 1).toLocaleString('en-US')}/${blocks.length.toLocaleString('en-US')} blocks (${Math.round((i + 1) / ((performance.now() - started) / 1000)).toLocaleString('en-US')} blocks/s)`)
+      }
     }
     return { dir, seconds: (performance.now() - started) / 1000 }
   } finally {

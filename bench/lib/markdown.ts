@@ -1,6 +1,8 @@
-// The measured part of BENCHMARKS.md, from a `ledger bench --json FILE` result:
-//   node bench/lib/markdown.ts FILE   (prints Markdown to stdout)
-import { readFileSync } from 'node:fs'
+// The measured part of BENCHMARKS.md. `ledger bench --markdown BENCHMARKS.md` rewrites the
+// part between the two markers below and keeps the prose around it; from a saved result:
+//   node bench/lib/markdown.ts RESULT.json                 (prints Markdown to stdout)
+//   node bench/lib/markdown.ts RESULT.json BENCHMARKS.md   (updates the file's measured part)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import type { BenchResult } from '../index.ts'
 import { renderMarkdown, verdict } from './table.ts'
 
@@ -33,11 +35,33 @@ export function benchmarksMarkdown (r: BenchResult): string {
   ].join('\n')
 }
 
+export const BEGIN_MARKER = '<!-- ledger bench: generated from here -->'
+export const END_MARKER = '<!-- ledger bench: generated up to here -->'
+
+/**
+ * The file's text with its measured part (between the markers) replaced by `r`'s; a file
+ * without the markers (or no file) gets the measured part appended.
+ */
+export function withMeasuredPart (existing: string | null, r: BenchResult): string {
+  const part = `${BEGIN_MARKER}\n${benchmarksMarkdown(r)}${END_MARKER}\n`
+  if (existing === null) return `# Benchmarks\n\n${part}`
+  const begin = existing.indexOf(BEGIN_MARKER)
+  const end = existing.indexOf(END_MARKER)
+  if (begin < 0 || end < begin) return `${existing.trimEnd()}\n\n${part}`
+  return existing.slice(0, begin) + part + existing.slice(end + END_MARKER.length).replace(/^\n/, '')
+}
+
+export function updateMarkdownFile (file: string, r: BenchResult): void {
+  writeFileSync(file, withMeasuredPart(existsSync(file) ? readFileSync(file, 'utf8') : null, r))
+}
+
 if (import.meta.main) {
-  const file = process.argv[2]
-  if (file === undefined) {
-    console.error('usage: node bench/lib/markdown.ts RESULT.json')
+  const [json, target] = process.argv.slice(2)
+  if (json === undefined) {
+    console.error('usage: node bench/lib/markdown.ts RESULT.json [BENCHMARKS.md]')
     process.exit(2)
   }
-  process.stdout.write(benchmarksMarkdown(JSON.parse(readFileSync(file, 'utf8')) as BenchResult))
+  const result = JSON.parse(readFileSync(json, 'utf8')) as BenchResult
+  if (target === undefined) process.stdout.write(benchmarksMarkdown(result))
+  else updateMarkdownFile(target, result)
 }

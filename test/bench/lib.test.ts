@@ -74,17 +74,36 @@ t.test('formatNumber keeps three significant digits below 100', async (t) => {
   t.equal(formatNumber(0.012345), '0.0123')
 })
 
+const result = {
+  started: '2026-11-22T22:00:00.000Z',
+  seconds: 420,
+  runs: 5,
+  quick: false,
+  machine: { cpu: 'Test CPU', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v24.21.0', v8: '13', project: 'ledger-node 0.1.0', commit: 'abc1234', packages: { 'hash-wasm': '4.13.0' }, loadAverage: [1, 2, 3] },
+  loadAverageAtEnd: [0.5, 1, 2],
+  families: reports
+}
+
+t.test('--markdown rewrites only the measured part of BENCHMARKS.md', async (t) => {
+  const { withMeasuredPart, BEGIN_MARKER, END_MARKER } = await import('../../bench/lib/markdown.ts')
+  const fresh = withMeasuredPart(null, result)
+  t.match(fresh, /^# Benchmarks\n/, 'a new file gets a title')
+  t.match(fresh, BEGIN_MARKER)
+  t.match(fresh, END_MARKER)
+  const prose = `# Benchmarks\n\nIntro prose.\n\n${BEGIN_MARKER}\nold figures\n${END_MARKER}\n\n## Goals, explained\n\nMore prose.\n`
+  const updated = withMeasuredPart(prose, result)
+  t.ok(updated.startsWith('# Benchmarks\n\nIntro prose.\n\n' + BEGIN_MARKER), 'the prose before is kept')
+  t.ok(updated.endsWith(`${END_MARKER}\n\n## Goals, explained\n\nMore prose.\n`), 'the prose after is kept')
+  t.notMatch(updated, 'old figures', 'the old figures are gone')
+  t.match(updated, '| pow | WASM core | nonces/s |')
+  t.equal(withMeasuredPart(updated, result), updated, 'rewriting with the same result changes nothing')
+  const noMarkers = withMeasuredPart('# Notes\n', result)
+  t.ok(noMarkers.startsWith('# Notes\n\n' + BEGIN_MARKER), 'a file without markers gets the part appended')
+})
+
 t.test('the BENCHMARKS.md section names the machine, the versions, the figures and the verdict count', async (t) => {
   const { benchmarksMarkdown } = await import('../../bench/lib/markdown.ts')
-  const md = benchmarksMarkdown({
-    started: '2026-11-22T22:00:00.000Z',
-    seconds: 420,
-    runs: 5,
-    quick: false,
-    machine: { cpu: 'Test CPU', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v24.21.0', v8: '13', project: 'ledger-node 0.1.0', commit: 'abc1234', packages: { 'hash-wasm': '4.13.0' }, loadAverage: [1, 2, 3] },
-    loadAverageAtEnd: [0.5, 1, 2],
-    families: reports
-  })
+  const md = benchmarksMarkdown(result)
   t.match(md, '| machine | Test CPU, 2 cores, 4 GiB, Linux |')
   t.match(md, '| Node | v24.21.0 (V8 13) |')
   t.match(md, 'hash-wasm 4.13.0')

@@ -9,5 +9,10 @@ t.test('the pow family runs on a tiny size and prints its rows', async (t) => {
     t.match(names, contender, `measures ${contender}`)
   }
   t.equal(report.rows.find((r) => r.name.startsWith('WASM core'))?.unit, 'nonces/s')
+  const ceiling = report.rows.find((r) => r.name.includes('(the ceiling)'))
+  t.ok(ceiling, 'the testnet ceiling\'s block time is reported')
+  t.equal(ceiling?.unit, 's')
+  const all = report.rows.find((r) => r.name.includes('all cores') && r.unit === 'nonces/s')!
+  t.same(ceiling?.stats?.samples, all.stats!.samples.map((rate) => 16 ** 6 / rate), 'derived run by run from the all-cores rate')
   t.equal(report.goals.length, 4, 'two WASM goals, the JS twin goal, the all-cores goal')
 })
