@@ -152,6 +152,7 @@ export class Mempool implements MempoolService {
   /** After the tip moved: drop confirmed, expired and no-longer-valid entries, then try to re-admit `returned`. */
   revalidate (confirmedIds: Iterable<string>, returned: Transaction[]): void {
     for (const id of confirmedIds) this.#remove(id, 'confirmed')
+    this.#readmit(returned)
     const now = this.#now()
     for (const [sender, list] of [...this.#bySender.entries()]) {
       const account = this.#opts.chain.getAccount(sender)
@@ -165,8 +166,31 @@ export class Mempool implements MempoolService {
         spend += e.amount + e.fee
       }
     }
-    for (const tx of [...returned].sort((a, b) => a.nonce - b.nonce)) {
+  }
+
+  /**
+   * Orphaned transactions precede, in nonce order, whatever their senders still have pending:
+   * those pending entries are set aside while the orphans go back in through every admission
+   * rule, then re-attached behind them (revalidate's sweep drops any that no longer fit), so a
+   * reorg loses neither the orphan nor its successors.
+   */
+  #readmit (returned: Transaction[]): void {
+    const back = returned.filter((tx) => !this.#byId.has(tx.transaction_id)).sort((a, b) => a.nonce - b.nonce)
+    const setAside = new Map<string, Entry[]>()
+    for (const sender of new Set(back.map((tx) => tx.sender))) {
+      const list = this.#bySender.get(sender)
+      if (list === undefined) continue
+      setAside.set(sender, list)
+      this.#bySender.delete(sender)
+      for (const e of list) this.#byId.delete(e.tx.transaction_id)
+    }
+    for (const tx of back) {
       try { this.add(tx) } catch { /* no longer valid on the new branch */ }
+    }
+    for (const [sender, list] of setAside) {
+      const kept = (this.#bySender.get(sender) ?? []).concat(list.filter((e) => !this.#byId.has(e.tx.transaction_id)))
+      for (const e of kept) this.#byId.set(e.tx.transaction_id, e)
+      this.#bySender.set(sender, kept.sort((a, b) => a.tx.nonce - b.tx.nonce))
     }
   }
 }
