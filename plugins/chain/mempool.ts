@@ -90,7 +90,9 @@ export class Mempool implements MempoolService {
     if (account.balance < this.pendingSpend(tx.sender) + amount + fee) {
       throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee plus the sender\'s pending transactions')
     }
-    checkTxSignature(tx, account)
+    // the key a pending predecessor carries will be on chain before this one is applied
+    const carried = account.publicKey === null ? pending.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
+    checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried })
 
     if (this.#byId.size >= this.capacity) this.#evictFor(fee, tx.sender)
     const entry: Entry = { tx, amount, fee, addedAt: now }

@@ -119,6 +119,20 @@ t.test('BAD_ID, BAD_SIGNATURE, UNKNOWN_KEY, KEY_MISMATCH', async (t) => {
   refused(t, mp, forged, TxErrorCode.BAD_SIGNATURE, /does not verify/)
 })
 
+t.test('a key revealed by a pending predecessor covers the sender\'s next transactions, in the pool and in one block', async (t) => {
+  const { tc, alice, dave } = await fixture(t)
+  const mp = pool(tc)
+  const first = send(tc, alice, dave.address, 1, 0)
+  mp.add(first)
+  const second = send(tc, alice, dave.address, 1, 1, { withKey: false })
+  t.equal(mp.add(second), second, 'admitted on the strength of the pending key')
+  const forged = signTransaction(tc.params.chainId, { sender: alice.address, recipient: dave.address, amount: 1, fee: 0.001, timestamp: NOW, nonce: 2, data: {} }, dave.seed)
+  refused(t, mp, forged, TxErrorCode.BAD_SIGNATURE, /does not verify/)
+  const r = await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { txs: mp.select(10) }), 'test')
+  t.equal(r.status, 'connected', 'both in one block')
+  t.equal(tc.chain.getAccount(alice.address).nonce, 2)
+})
+
 t.test('BAD_NONCE: gap and reuse, pending-aware', async (t) => {
   const { tc, carol, dave } = await fixture(t)
   const mp = pool(tc)
