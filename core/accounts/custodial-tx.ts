@@ -15,18 +15,19 @@ export interface TxContext {
 }
 
 /**
- * Signs and admits a transaction from `wallet` paying the minimum fee. Synchronous from
- * nonce to admission, so two concurrent callers can never pick the same nonce.
+ * Signs and admits a transaction from `wallet` paying the minimum fee (or `feeCoin`: a
+ * contract transaction pays gas_limit x GAS_PRICE). Synchronous from nonce to admission, so
+ * two concurrent callers can never pick the same nonce.
  * Throws the mempool's TxError when it refuses.
  */
-export function submitFromWallet (ctx: TxContext, wallet: Wallet, recipient: string, amountCoin: number, data: TxData): Transaction {
+export function submitFromWallet (ctx: TxContext, wallet: Wallet, recipient: string, amountCoin: number, data: TxData, opts: { feeCoin?: number } = {}): Transaction {
   const payload: TxData = { ...data }
   if (ctx.chain.getAccount(wallet.address).publicKey === null) payload.public_key = Buffer.from(wallet.publicKey).toString('hex')
   const tx = signTransaction(ctx.params.chainId, {
     sender: wallet.address,
     recipient,
     amount: amountCoin,
-    fee: ctx.params.minFeeCoin,
+    fee: opts.feeCoin ?? ctx.params.minFeeCoin,
     timestamp: Date.now() / 1000,
     nonce: ctx.mempool.nextNonce(wallet.address),
     data: payload

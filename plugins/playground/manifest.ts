@@ -1,0 +1,32 @@
+// Contract playground (SPEC 4.5): compile, deploy, call, receipts, the user's contracts and
+// the bundled examples on the public server, plus the web page at /playground. Deploys and
+// calls are real signed transactions from the user's custodial wallet; the user comes from
+// the messenger's session cookie or an admin-issued API token of scope playground.
+import { definePlugin } from '../../core/plugin.ts'
+import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import { ContractStore } from './contract-store.ts'
+import { registerPlaygroundRoutes } from './routes.ts'
+import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
+
+export default definePlugin({
+  name: 'playground',
+  description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
+  provides: [],
+  needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'publicHttp'],
+  configSchema: { properties: {}, additionalProperties: false },
+  async register (ctx) {
+    const app = ctx.resolve('publicHttp')
+    await ensureCookieSupport(app)
+    registerPlaygroundRoutes(app, {
+      params: ctx.params,
+      chain: ctx.resolve('chain'),
+      mempool: ctx.resolve('mempool'),
+      wallets: ctx.resolve('wallets'),
+      accounts: ctx.resolve('accounts'),
+      contracts: new ContractStore(ctx.resolve('adminDb')),
+      logger: ctx.logger
+    })
+    await registerPlaygroundPage(app)
+    ctx.logger.info({ page: PLAYGROUND_PAGE }, 'contract playground ready')
+  }
+})
