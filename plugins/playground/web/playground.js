@@ -190,13 +190,13 @@ function showCompileError (data) {
 
 function showCompileResult ({ bytecode_size: size, abi }) {
   const sig = (m) => `${m.name}(${m.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${m.returns === null ? '' : ` -> ${m.returns}`}`
-  $('compile-result').replaceChildren(
+  $('compile-result').replaceChildren(...[
     h('p', { id: 'compile-summary' }, h('span', { class: 'badge ok' }, 'compiled'), ` ${abi.contract}: ${size} bytes of bytecode, ${abi.methods.length} methods`),
     h('h3', {}, 'Methods'),
     h('ul', { id: 'abi-methods' }, abi.methods.map((m) => h('li', {}, h('code', {}, `0x${m.selector.toString(16).padStart(2, '0')}`), ' ', sig(m)))),
     abi.storage.length === 0 ? null : [h('h3', {}, 'Storage'), h('ul', {}, abi.storage.map((s) => h('li', {}, `${s.name}: ${s.type} @ slot ${s.slot}`)))],
     abi.events.length === 0 ? null : [h('h3', {}, 'Events'), h('ul', {}, abi.events.map((e) => h('li', {}, e.signature)))]
-  )
+  ].flat().filter((x) => x !== null))
   $('compile-result').hidden = false
 }
 
@@ -396,7 +396,7 @@ function receiptRows (r, info) {
   }
   if (!r.success) {
     if (r.revert_reason !== undefined) rows.push(['Revert reason', r.revert_reason, 'revert-reason'])
-    if (r.error !== undefined) rows.push(['Error', r.error, 'error'])
+    if (r.error !== undefined) rows.push(['Error', r.error, 'vm-error'])
   }
   return rows
 }
