@@ -157,7 +157,7 @@ t.test('using the playground page', async (t) => {
   await page.click('#logout-button')
   await page.waitForSelector('#login-panel:not([hidden])')
   const token = await node.apiToken('alice')
-  await page.fill('#api-token', 'ledger_' + '0'.repeat(64))
+  await page.fill('#api-token', `ldg_${'0'.repeat(64)}`)
   await page.click('#token-button')
   await page.waitForSelector('#login-error:not([hidden])')
   t.match(await page.textContent('#login-error'), /not accepted/)
