@@ -1,6 +1,7 @@
-// Receipt endpoints (SPEC 2.5, 4.2). The contract VM is not part of this node yet, so the
-// receipts are stored the way the chain stores them (core/chain/keys.ts: rc:<txid>,
-// rb:<height>:<idx>) and read back through the chain service.
+// Receipt endpoints (SPEC 2.5, 4.2) over receipts written straight into the keys the chain
+// uses (core/chain/keys.ts: rc:<txid>, rb:<height>:<idx>), so every shape (a failed call with
+// logs, a missing field) can be set up exactly; contracts.test.ts covers receipts that real
+// blocks produced.
 import t from 'tap'
 import { chainKey } from '../../../core/chain/keys.ts'
 import { jsonValue } from '../../../core/kv.ts'
