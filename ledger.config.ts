@@ -16,6 +16,7 @@ export default defineConfig({
     'messenger',
     'admin',
     'stream',
+    'playground',
     'p2p'
   ],
   cores: { sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native' }
