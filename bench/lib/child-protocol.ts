@@ -14,7 +14,8 @@ export type ChildSpec =
   /** a node with the event stream, and one signed-in user whose session cookie it reports */
   | { role: 'stream'; dataDir: string }
 
-export interface MemoryFigures { rss: number; heapUsed: number }
+/** bytes, after a full GC: `external` is memory outside the JS heap that V8 knows of (Buffers …) */
+export interface MemoryFigures { rss: number; heapUsed: number; external: number }
 
 export type ChildMessage =
   | { type: 'ready'; port: number; cookie?: string }

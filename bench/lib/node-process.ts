@@ -20,7 +20,7 @@ function memory (): MemoryFigures {
   gc?.()
   gc?.()
   const m = process.memoryUsage()
-  return { rss: m.rss, heapUsed: m.heapUsed }
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external }
 }
 
 async function bootNode (dataDir: string, plugins: string[], config: UserConfig, logger: Logger = silentLogger): Promise<Kernel> {

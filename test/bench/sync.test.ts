@@ -8,6 +8,7 @@ t.test('the sync family runs on a tiny size and prints its rows', async (t) => {
     t.ok(report.rows.some((r) => r.name.startsWith('initial sync of') && r.name.includes(variant) && r.unit === 'blocks/s'), `sync rate of ${variant}`)
     t.ok(report.rows.some((r) => r.name.startsWith("memory: syncing node's RSS") && r.name.includes(variant) && r.unit === 'MiB'), `RSS after syncing ${variant}`)
     t.ok(report.rows.some((r) => r.name.startsWith("memory: syncing node's JS heap") && r.name.includes(variant)), `heap after syncing ${variant}`)
+    t.ok(report.rows.some((r) => r.name.startsWith("memory: syncing node's external memory") && r.name.includes(variant)), `external memory after syncing ${variant}`)
     t.ok(report.goals.some((g) => g.goal.startsWith(variant)), `goal for ${variant}`)
   }
   t.ok(report.rows.some((r) => r.name.startsWith('anchor connect rate')), 'the connect-rate anchor')
