@@ -1,0 +1,39 @@
+// The node's web pages (chat, admin, explorer, playground) are plain HTML/CSS/JS with no build
+// step: one HTML file served under a path with strict headers, its assets from the plugin's
+// own static folder. Shared here so every page gets the same security headers.
+import path from 'node:path'
+import { readFileSync } from 'node:fs'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+/** Same-origin only: pages load their own scripts and styles and call their own node's API. */
+export const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer'
+} as const
+
+export interface WebPageOptions {
+  /** the plugin's folder holding index.html and its assets */
+  webDir: string
+  /** where assets are served, e.g. /explorer/assets/ */
+  assetPrefix: string
+  /** paths answering with index.html, e.g. ['/explorer', '/explorer/'] */
+  paths: string[]
+  /** runs before the page is sent (e.g. redeem a login link into a cookie) */
+  beforeSend?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+}
+
+export async function registerWebPage (app: FastifyInstance, o: WebPageOptions): Promise<void> {
+  // decorateReply false + own prefix: several plugins serve static folders on one server
+  await app.register(fastifyStatic, { root: o.webDir, prefix: o.assetPrefix, decorateReply: false, index: false })
+  const html = readFileSync(path.join(o.webDir, 'index.html'), 'utf8')
+  for (const url of o.paths) {
+    app.get(url, { schema: { hide: true } }, async (request, reply) => {
+      if (o.beforeSend !== undefined) await o.beforeSend(request, reply)
+      return await reply.headers(PAGE_HEADERS).send(html)
+    })
+  }
+}
