@@ -34,6 +34,8 @@ export interface BenchResult {
   quick: boolean
   machine: MachineInfo
   loadAverageAtEnd: number[]
+  /** each family's wall time and the machine's 1-minute load average as it started and ended */
+  timeline: Array<{ family: FamilyName; seconds: number; loadAtStart: number; loadAtEnd: number }>
   families: FamilyReport[]
 }
 
@@ -75,13 +77,18 @@ export async function measure (opts: BenchOptions, out: BenchOutput = {}): Promi
   print(describeMachine(machine))
   print(`runs per figure: ${opts.runs} after a warm-up${opts.quick ? ' (quick: tiny sizes, numbers meaningless)' : ''}\n`)
   const reports: FamilyReport[] = []
+  const timeline: BenchResult['timeline'] = []
+  const load1 = (): number => Math.round(os.loadavg()[0]! * 100) / 100
   for (const name of names) {
     const family = FAMILIES[name]
     const progress = familyProgress(name, performance.now(), out.progress)
-    progress('starting')
+    const loadAtStart = load1()
+    progress(`starting (load average ${loadAtStart} on ${os.availableParallelism()} cores)`)
     const report = await family.run({ runs: opts.runs, quick: opts.quick, cores: os.availableParallelism(), progress })
-    progress(`done in ${report.seconds.toFixed(1)} s`)
+    const loadAtEnd = load1()
+    progress(`done in ${report.seconds.toFixed(1)} s (load average ${loadAtEnd})`)
     reports.push(report)
+    timeline.push({ family: name, seconds: Math.round(report.seconds * 10) / 10, loadAtStart, loadAtEnd })
   }
   print(renderText(reports))
   return {
@@ -91,6 +98,7 @@ export async function measure (opts: BenchOptions, out: BenchOutput = {}): Promi
     quick: opts.quick,
     machine,
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    timeline,
     families: reports
   }
 }

@@ -21,6 +21,7 @@ export function benchmarksMarkdown (r: BenchResult): string {
     `| project | ${m.project}${m.commit === null ? '' : ` @ ${m.commit}`} |`,
     `| packages | ${Object.entries(m.packages).map(([k, v]) => `${k} ${v}`).join(', ')} |`,
     `| load average (1/5/15 min) | ${m.loadAverage.join(' / ')} at start, ${r.loadAverageAtEnd.join(' / ')} at the end |`,
+    ...(r.timeline === undefined ? [] : [`| per family: seconds (1-min load average at start → end) | ${r.timeline.map((f) => `${f.family} ${Math.round(f.seconds)} s (${f.loadAtStart} → ${f.loadAtEnd})`).join(', ')} |`]),
     '',
     '### Figures (min / median / max over the runs)',
     '',

@@ -35,6 +35,8 @@ t.test('runBench --json writes the machine, the families and their figures', asy
   t.equal(result.machine.node, process.version)
   t.type(result.machine.packages['@noble/post-quantum'], 'string')
   t.same(result.families.map((f) => f.family), ['mldsa'])
+  t.same(result.timeline.map((f) => f.family), ['mldsa'], 'the timeline has each family that ran')
+  t.type(result.timeline[0]!.loadAtStart, 'number')
   t.equal(result.families[0]!.rows[0]!.stats!.samples.length, 2)
   t.match(printed.join(''), /mldsa +ML-DSA-87 keygen, native/, 'the table went to stdout')
 })

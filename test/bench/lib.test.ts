@@ -81,6 +81,7 @@ const result = {
   quick: false,
   machine: { cpu: 'Test CPU', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v24.21.0', v8: '13', project: 'ledger-node 0.1.0', commit: 'abc1234', packages: { 'hash-wasm': '4.13.0' }, loadAverage: [1, 2, 3] },
   loadAverageAtEnd: [0.5, 1, 2],
+  timeline: [{ family: 'pow' as const, seconds: 33.4, loadAtStart: 1.5, loadAtEnd: 2.25 }],
   families: reports
 }
 
@@ -108,5 +109,6 @@ t.test('the BENCHMARKS.md section names the machine, the versions, the figures a
   t.match(md, '| Node | v24.21.0 (V8 13) |')
   t.match(md, 'hash-wasm 4.13.0')
   t.match(md, '### Goals: 0 met, 1 missed')
+  t.match(md, 'pow 33 s (1.5 → 2.25)', 'each family\'s time and the load around it')
   t.match(md, '| pow | WASM core | nonces/s |')
 })
