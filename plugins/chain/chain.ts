@@ -10,6 +10,8 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
 import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
+import { encodeBlockBody, transactionAt } from '../../core/chain/block-body.ts'
+import type { TxSpans } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
@@ -88,8 +90,10 @@ export class Chain implements ChainService {
   }
 
   #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord): KvOp[] {
+    const { body, spans } = encodeBlockBody(block)
     return [
-      { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+      { type: 'put', key: chainKey.block(block.hash), value: body },
+      { type: 'put', key: chainKey.blockTxSpans(block.hash), value: jsonValue(spans) },
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -152,9 +156,11 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const block = await this.getBlockByHash(location.hash)
-    const tx = block?.transactions[location.index]
-    return tx === undefined ? undefined : { tx, location, blockHash: location.hash }
+    const spans = parseJson<TxSpans>(this.#db.getSync(chainKey.blockTxSpans(location.hash)))
+    const body = await this.#db.get(chainKey.block(location.hash))
+    if (body === undefined) return undefined
+    const tx = spans !== undefined ? transactionAt(body, spans[location.index]) : (parseJson<Block>(body))?.transactions[location.index]
+    return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
   async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
