@@ -21,6 +21,7 @@ import { walletFromSeed } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
 import { Chain } from '../../plugins/chain/chain.ts'
+import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 export const silentLogger = pino({ level: 'silent' })
 
@@ -115,7 +116,9 @@ export interface BenchChain {
 /** A chain as the chain plugin builds it (no mempool, so every signature is verified). */
 export async function openBenchChain (params: NetworkParams, dir: string): Promise<BenchChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
-  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm' })
+  // the node's own path: signatures verified on one thread per core, as the chain plugin does
+  const signatureVerifier = new SignatureVerifyPool({ core: 'native' })
+  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm', signatureVerifier })
   await chain.init()
-  return { chain, db, async close () { await db.close() } }
+  return { chain, db, async close () { await signatureVerifier.close(); await db.close() } }
 }

@@ -5,7 +5,7 @@ import type { Transaction } from './types.ts'
 import { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from './types.ts'
 import { TxError, TxErrorCode } from './errors.ts'
 import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
-import { txId, verifyTxSignature } from './tx.ts'
+import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
 
@@ -13,6 +13,8 @@ export const MAX_MEMO_CHARS = 512
 export const MAX_DATA_BYTES = 256 * 1024
 export const MAX_GAS_LIMIT = 30_000_000
 const HEX_RE = /^[0-9a-f]*$/
+// signatures are 9 KB of hex: the native round trip for even lengths, the regex for the rest
+const isHexText = (s: string): boolean => s.length % 2 === 0 ? isLowerHex(s) : HEX_RE.test(s)
 
 const bad = (reason: string): never => { throw new TxError(TxErrorCode.BAD_FORMAT, reason) }
 
@@ -28,7 +30,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   if (typeof tx.timestamp !== 'number' || !Number.isFinite(tx.timestamp) || tx.timestamp <= 0) bad('timestamp must be a positive number')
   if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) bad('nonce must be a non-negative integer')
   if (typeof tx.transaction_id !== 'string' || !/^[0-9a-f]{64}$/.test(tx.transaction_id)) bad('transaction_id must be 64 hex chars')
-  if (typeof tx.signature !== 'string' || !HEX_RE.test(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
+  if (typeof tx.signature !== 'string' || !isHexText(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
   if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
   let amount: bigint
@@ -42,14 +44,14 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   }
   const d = tx.data
   if (d.memo !== undefined && (typeof d.memo !== 'string' || d.memo.length === 0 || d.memo.length > MAX_MEMO_CHARS)) bad(`data.memo must be 1-${MAX_MEMO_CHARS} chars`)
-  if (d.public_key !== undefined && (typeof d.public_key !== 'string' || !HEX_RE.test(d.public_key))) bad('data.public_key must be hex')
+  if (d.public_key !== undefined && (typeof d.public_key !== 'string' || !isHexText(d.public_key))) bad('data.public_key must be hex')
 
   let gasLimit: number | null = null
   if (tx.recipient === CONTRACT_RECIPIENT) {
     if (d.type !== 'deploy' && d.type !== 'call') bad('a contract transaction needs data.type "deploy" or "call"')
     if (!Number.isSafeInteger(d.gas_limit) || (d.gas_limit as number) <= 0 || (d.gas_limit as number) > MAX_GAS_LIMIT) bad(`data.gas_limit must be an integer 1..${MAX_GAS_LIMIT}`)
     gasLimit = d.gas_limit as number
-    if (d.type === 'deploy' && (typeof d.code !== 'string' || !HEX_RE.test(d.code) || d.code.length % 2 !== 0)) bad('data.code must be hex bytecode')
+    if (d.type === 'deploy' && (typeof d.code !== 'string' || !isHexText(d.code) || d.code.length % 2 !== 0)) bad('data.code must be hex bytecode')
     if (d.type === 'call' && (typeof d.to !== 'string' || !VM_ADDRESS_RE.test(d.to.replace(/^0x/, '')))) bad('data.to must be a 40-hex contract address')
     if (d.calldata !== undefined && (typeof d.calldata !== 'string' || !HEX_RE.test(d.calldata) || d.calldata.length % 2 !== 0)) bad('data.calldata must be hex')
   }

@@ -63,7 +63,12 @@ export function systemTransaction (chainId: string, tx: UnsignedTx): Transaction
   return { ...tx, transaction_id: txId(chainId, tx), signature: '' }
 }
 
+/** even-length lower-case hex; a native round trip, much faster than a regex on a 9 KB signature */
+export function isLowerHex (s: unknown): s is string {
+  return typeof s === 'string' && s.length % 2 === 0 && Buffer.from(s, 'hex').toString('hex') === s
+}
+
 export function verifyTxSignature (tx: Transaction, publicKey: Uint8Array): boolean {
-  if (!/^[0-9a-f]*$/.test(tx.signature)) return false
+  if (!isLowerHex(tx.signature)) return false
   return mldsa.verify(publicKey, Buffer.from(tx.transaction_id, 'hex'), Buffer.from(tx.signature, 'hex'))
 }

@@ -11,6 +11,7 @@ import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
 import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
 import { encodeBlockBody, transactionAt } from '../../core/chain/block-body.ts'
+import { isLowerHex } from '../../core/chain/tx.ts'
 import type { TxSpans } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
@@ -20,7 +21,11 @@ import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
-import { normalizeAddress } from '../../core/chain/address.ts'
+import { normalizeAddress, walletAddressFromPublicKey } from '../../core/chain/address.ts'
+import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
+
+/** below this many signatures a block verifies faster inline than through the threads */
+const PARALLEL_VERIFY_MIN = 4
 
 export interface ChainOptions {
   db: KvStore
@@ -31,6 +36,8 @@ export interface ChainOptions {
   powCore: CoreKind
   /** lets the mempool vouch for signatures it already verified */
   isVerified?: (tx: Transaction) => boolean
+  /** verifies a block's signatures in parallel before it is applied; without it, inline */
+  signatureVerifier?: SignatureVerifier
   now?: () => number
 }
 
@@ -258,12 +265,51 @@ export class Chain implements ChainService {
     }
   }
 
+  /**
+   * Verifies the block's signatures on the verifier's threads, each against the key block
+   * application will use (the state's, else the first one the sender carries in this block),
+   * and returns transaction id -> signature for those that verified. Anything not returned is
+   * verified inline by applyBlock, which also reports the precise error for a bad one.
+   */
+  async #preverify (block: Block): Promise<Map<string, string>> {
+    const verified = new Map<string, string>()
+    const verifier = this.#opts.signatureVerifier
+    if (verifier === undefined) return verified
+    const state = this.stateView()
+    const keys = new Map<string, string | null>()
+    const checks: SignatureCheck[] = []
+    const txs: Transaction[] = []
+    for (const tx of block.transactions) {
+      if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
+      let key = keys.get(tx.sender)
+      if (key === undefined || key === null) {
+        key = keys.get(tx.sender) ?? state.getAccount(tx.sender).publicKey
+        const carried = tx.data.public_key
+        if (key === null && typeof carried === 'string' && isLowerHex(carried) && walletAddressFromPublicKey(Buffer.from(carried, 'hex')) === tx.sender) key = carried
+        keys.set(tx.sender, key)
+      }
+      if (key === null) continue
+      checks.push({ publicKey: Buffer.from(key, 'hex'), message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
+      txs.push(tx)
+    }
+    if (checks.length < PARALLEL_VERIFY_MIN) return verified
+    try {
+      const results = await verifier.verifyAll(checks)
+      results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
+    } catch (err) {
+      this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
+    }
+    return verified
+  }
+
   /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
   async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean): Promise<AppliedBlock> {
     const o = new StateOverlay(this.#db)
+    const preverified = await this.#preverify(block)
+    const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
     let applied: AppliedBlock
     try {
-      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified: this.#opts.isVerified })
+      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified })
     } catch (err) {
       this.#rejected(block, err, origin)
       await this.#db.write([

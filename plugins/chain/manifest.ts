@@ -5,11 +5,14 @@ import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
 import { Chain } from './chain.ts'
 import { Mempool } from './mempool.ts'
 import { createContractExecutor } from './contracts.ts'
+import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 interface ChainPluginConfig {
   mempoolCapacity: number
   perSenderLimit: number
   mempoolTtlHours: number
+  /** threads verifying a block's signatures; null = one per core */
+  verifyThreads: number | null
 }
 
 export default definePlugin<ChainPluginConfig>({
@@ -21,12 +24,15 @@ export default definePlugin<ChainPluginConfig>({
     properties: {
       mempoolCapacity: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 5000 },
       perSenderLimit: { type: 'integer', minimum: 1, maximum: 10_000, default: 64 },
-      mempoolTtlHours: { type: 'number', exclusiveMinimum: 0, default: 72 }
+      mempoolTtlHours: { type: 'number', exclusiveMinimum: 0, default: 72 },
+      verifyThreads: { type: ['integer', 'null'], minimum: 1, maximum: 64, default: null }
     },
     additionalProperties: false
   },
   async register (ctx) {
     const executor = await createContractExecutor(ctx.node.cores.vm)
+    const signatureVerifier = new SignatureVerifyPool({ core: ctx.node.cores.mldsa, threads: ctx.config.verifyThreads ?? undefined })
+    ctx.onClose(() => signatureVerifier.close())
     let mempool: Mempool | undefined
     const chain = new Chain({
       db: ctx.resolve('chainDb'),
@@ -35,7 +41,8 @@ export default definePlugin<ChainPluginConfig>({
       logger: ctx.logger,
       executor,
       powCore: ctx.node.cores.pow,
-      isVerified: (tx) => mempool?.isVerified(tx) === true
+      isVerified: (tx) => mempool?.isVerified(tx) === true,
+      signatureVerifier
     })
     await chain.init()
     mempool = new Mempool({

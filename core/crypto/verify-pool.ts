@@ -1,0 +1,103 @@
+// Parallel ML-DSA-87 verification for block connection and sync. A block's signatures are
+// independent of each other, so they are split across worker threads (as Bitcoin Core's
+// script-check queue does) while consensus order stays on the main thread: the chain only
+// learns which (transaction, key) pairs verified, and verifies anything else inline.
+import os from 'node:os'
+import { Worker } from 'node:worker_threads'
+import type { MldsaCoreKind } from './mldsa.ts'
+
+export interface SignatureCheck {
+  publicKey: Uint8Array
+  message: Uint8Array
+  signature: Uint8Array
+}
+
+export interface SignatureVerifier {
+  /** one result per check, in order */
+  verifyAll(checks: SignatureCheck[]): Promise<boolean[]>
+}
+
+export interface VerifyJob { id: number; checks: SignatureCheck[] }
+export interface VerifyReply { id: number; results: boolean[] }
+
+interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) => void; worker: Worker }
+
+const workerUrl = new URL('./verify-worker.ts', import.meta.url)
+
+export class SignatureVerifyPool implements SignatureVerifier {
+  readonly threads: number
+  readonly #core: MldsaCoreKind
+  readonly #workers: Worker[] = []
+  readonly #pending = new Map<number, Pending>()
+  /** jobs in flight per worker: a worker keeps the process alive only while it has work */
+  readonly #busy = new Map<Worker, number>()
+  #nextId = 1
+  #closed = false
+
+  constructor (opts: { core: MldsaCoreKind; threads?: number }) {
+    this.#core = opts.core
+    this.threads = Math.max(1, opts.threads ?? os.availableParallelism())
+  }
+
+  async verifyAll (checks: SignatureCheck[]): Promise<boolean[]> {
+    if (this.#closed) throw new Error('signature verify pool is closed')
+    if (checks.length === 0) return []
+    const workers = Math.min(this.threads, checks.length)
+    const per = Math.ceil(checks.length / workers)
+    const parts: Array<Promise<boolean[]>> = []
+    for (let w = 0; w < workers; w++) parts.push(this.#run(w, checks.slice(w * per, (w + 1) * per)))
+    return (await Promise.all(parts)).flat()
+  }
+
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    const err = new Error('signature verify pool closed')
+    for (const p of this.#pending.values()) p.reject(err)
+    this.#pending.clear()
+    await Promise.all(this.#workers.map(async (w) => await w.terminate()))
+  }
+
+  #run (index: number, checks: SignatureCheck[]): Promise<boolean[]> {
+    const worker = this.#workers[index] ?? this.#spawn(index)
+    const id = this.#nextId++
+    return new Promise<boolean[]>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, worker })
+      this.#setBusy(worker, +1)
+      worker.postMessage({ id, checks } satisfies VerifyJob)
+    })
+  }
+
+  #setBusy (worker: Worker, delta: number): void {
+    const n = (this.#busy.get(worker) ?? 0) + delta
+    this.#busy.set(worker, n)
+    if (n > 0) worker.ref()
+    else worker.unref()
+  }
+
+  #spawn (index: number): Worker {
+    const worker = new Worker(workerUrl, { workerData: { core: this.#core } })
+    worker.unref()
+    worker.on('message', (reply: VerifyReply) => {
+      const p = this.#pending.get(reply.id)
+      if (p === undefined) return
+      this.#pending.delete(reply.id)
+      this.#setBusy(worker, -1)
+      p.resolve(reply.results)
+    })
+    const fail = (err: Error): void => {
+      // a dead worker fails its jobs (the chain then verifies inline) and is replaced on next use
+      for (const [id, p] of this.#pending) {
+        if (p.worker !== worker) continue
+        this.#pending.delete(id)
+        p.reject(err)
+      }
+      this.#busy.delete(worker)
+      if (this.#workers[index] === worker) delete this.#workers[index]
+    }
+    worker.on('error', fail)
+    worker.on('exit', (code) => { if (!this.#closed) fail(new Error(`signature verify worker exited (code ${code})`)) })
+    this.#workers[index] = worker
+    return worker
+  }
+}

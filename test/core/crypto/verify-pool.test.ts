@@ -1,0 +1,56 @@
+import t from 'tap'
+import { SignatureVerifyPool } from '../../../core/crypto/verify-pool.ts'
+import type { SignatureCheck } from '../../../core/crypto/verify-pool.ts'
+import { getMldsaCore } from '../../../core/crypto/mldsa.ts'
+import type { MldsaCoreKind } from '../../../core/crypto/mldsa.ts'
+
+function checks (n: number): { good: SignatureCheck[]; expected: boolean[] } {
+  const native = getMldsaCore('native')
+  const keys = [native.keygen(), native.keygen()]
+  const good: SignatureCheck[] = []
+  const expected: boolean[] = []
+  for (let i = 0; i < n; i++) {
+    const k = keys[i % 2]!
+    const message = Buffer.from(`message ${i}`)
+    const signature = native.sign(k.seed, message)
+    // every third check is broken a different way: wrong key, tampered message, cut signature
+    const broken = i % 3 === 2
+    const variant = i % 9
+    good.push({
+      publicKey: broken && variant === 2 ? keys[(i + 1) % 2]!.publicKey : k.publicKey,
+      message: broken && variant === 5 ? Buffer.from(`message ${i}!`) : message,
+      signature: broken && variant === 8 ? signature.subarray(0, 100) : signature
+    })
+    expected.push(!broken)
+  }
+  return { good, expected }
+}
+
+for (const core of ['native', 'noble'] as MldsaCoreKind[]) {
+  t.test(`${core}: results in order across threads, bad checks false`, async (t) => {
+    const pool = new SignatureVerifyPool({ core, threads: 2 })
+    t.teardown(() => pool.close())
+    const n = core === 'native' ? 23 : 7
+    const { good, expected } = checks(n)
+    t.same(await pool.verifyAll(good), expected)
+    t.same(await pool.verifyAll([]), [])
+    t.same(await pool.verifyAll(good.slice(0, 1)), expected.slice(0, 1), 'fewer checks than threads')
+  })
+}
+
+t.test('a closed pool refuses work and fails what was in flight', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 1 })
+  const { good } = checks(4)
+  const inFlight = t.rejects(pool.verifyAll(good), /closed/)
+  await pool.close()
+  await inFlight
+  await t.rejects(pool.verifyAll(good), /closed/)
+  await pool.close()
+})
+
+t.test('an idle pool does not keep the process alive (the test ends)', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 2 })
+  const { good, expected } = checks(4)
+  t.same(await pool.verifyAll(good), expected)
+  // deliberately not closed: tap would time out if the idle workers held the event loop
+})
