@@ -128,8 +128,13 @@ export function buildCli (argv: string[]): Argv {
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
       .option('quick', { type: 'boolean', default: false, describe: 'tiny sizes (a smoke run, numbers meaningless)' }),
     async (a) => {
-      const { runBench } = await import('../bench/index.ts')
-      await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, markdown: a.markdown, runs: a.runs, quick: a.quick })
+      const { runBench, BenchUsageError } = await import('../bench/index.ts')
+      try {
+        await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, markdown: a.markdown, runs: a.runs, quick: a.quick })
+      } catch (err) {
+        if (err instanceof BenchUsageError) throw new UsageError(err.message)
+        throw err
+      }
     })
     .command('resync', 'drop chain data only; admin state and wallets are kept', (y) => y
       .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet' })

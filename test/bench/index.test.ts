@@ -40,3 +40,18 @@ t.test('runBench --json writes the machine, the families and their figures', asy
   t.equal(result.families[0]!.rows[0]!.stats!.samples.length, 2)
   t.match(printed.join(''), /mldsa +ML-DSA-87 keygen, native/, 'the table went to stdout')
 })
+
+t.test('ledger bench: a bad family or run count is a usage error (exit 2) naming the known families', async (t) => {
+  const { spawnSync } = await import('node:child_process')
+  const bin = new URL('../../bin/ledger.ts', import.meta.url).pathname
+  const bad = spawnSync(process.execPath, [bin, 'bench', '--only', 'pow,gpu'], { encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, 'ledger: unknown bench family: gpu (known: pow, sha3, mldsa, vm, block, sync, http)')
+  t.equal(bad.stdout, '', 'nothing measured')
+  const runs = spawnSync(process.execPath, [bin, 'bench', '--runs', '0'], { encoding: 'utf8' })
+  t.equal(runs.status, 2)
+  t.match(runs.stderr, '--runs must be a positive integer')
+  const help = spawnSync(process.execPath, [bin, 'bench', '--help'], { encoding: 'utf8' })
+  t.equal(help.status, 0)
+  for (const option of ['--only', '--json', '--markdown', '--runs', '--quick']) t.match(help.stdout, option, `--help lists ${option}`)
+})
