@@ -227,6 +227,8 @@ export class Chain implements ChainService {
     const parent = this.getBlockMeta(block.previous_hash)
     if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
+    // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
+    const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
     try {
       validateBlockContext(this.params, block, {
         parent,
@@ -242,7 +244,7 @@ export class Chain implements ChainService {
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false)
+      await this.#connect(block, work, origin, false, preverified)
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -275,6 +277,15 @@ export class Chain implements ChainService {
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
     if (verifier === undefined) return verified
+    try {
+      await this.#verifyOn(verifier, block, verified)
+    } catch (err) {
+      this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
+    }
+    return verified
+  }
+
+  async #verifyOn (verifier: SignatureVerifier, block: Block, verified: Map<string, string>): Promise<void> {
     const state = this.stateView()
     const keys = new Map<string, string | null>()
     const checks: SignatureCheck[] = []
@@ -292,20 +303,15 @@ export class Chain implements ChainService {
       checks.push({ publicKey: Buffer.from(key, 'hex'), message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
       txs.push(tx)
     }
-    if (checks.length < PARALLEL_VERIFY_MIN) return verified
-    try {
-      const results = await verifier.verifyAll(checks)
-      results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
-    } catch (err) {
-      this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
-    }
-    return verified
+    if (checks.length < PARALLEL_VERIFY_MIN) return
+    const results = await verifier.verifyAll(checks)
+    results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
   }
 
   /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean): Promise<AppliedBlock> {
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>): Promise<AppliedBlock> {
+    const preverified = await (started ?? this.#preverify(block))
     const o = new StateOverlay(this.#db)
-    const preverified = await this.#preverify(block)
     const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
     let applied: AppliedBlock
     try {

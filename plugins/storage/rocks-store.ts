@@ -31,7 +31,9 @@ export class RocksStore implements KvStore {
   }
 
   static async open (location: string): Promise<RocksStore> {
-    const db = new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' }) as unknown as RawDb
+    // The binding compresses the WAL with ZSTD by default, on the writing thread: ~25 ms of a
+    // block of 100 transfers' connect time. Tables are still compressed, in the background.
+    const db = new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer', walCompression: false } as object) as unknown as RawDb
     await db.open()
     return new RocksStore(location, db)
   }
