@@ -7,8 +7,8 @@ const idx = (i: number): string => i.toString().padStart(4, '0')
 export const chainKey = {
   tip: () => 'meta:tip',
   block: (hash: string) => `b:${hash}`,
-  /** byte spans of the transactions in the stored body (block-body.ts), main-chain blocks */
-  blockTxSpans: (hash: string) => `bt:${hash}`,
+  /** one transaction of a stored block body (block-body.ts) */
+  blockTx: (hash: string, index: number) => `bx:${hash}:${idx(index)}`,
   blockMeta: (hash: string) => `bm:${hash}`,
   mainHash: (height: number) => `h:${padHeight(height)}`,
   mainHashPrefix: () => 'h:',

@@ -10,9 +10,9 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
 import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
-import { encodeBlockBody, transactionAt } from '../../core/chain/block-body.ts'
+import { assembleStoredBlock, blockBodyOps, blockTxKeys } from '../../core/chain/block-body.ts'
 import { isLowerHex } from '../../core/chain/tx.ts'
-import type { TxSpans } from '../../core/chain/block-body.ts'
+import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
@@ -97,10 +97,8 @@ export class Chain implements ChainService {
   }
 
   #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord): KvOp[] {
-    const { body, spans } = encodeBlockBody(block)
     return [
-      { type: 'put', key: chainKey.block(block.hash), value: body },
-      { type: 'put', key: chainKey.blockTxSpans(block.hash), value: jsonValue(spans) },
+      ...blockBodyOps(block),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -123,7 +121,8 @@ export class Chain implements ChainService {
   }
 
   async getBlockByHash (hash: string): Promise<Block | undefined> {
-    return parseJson<Block>(await this.#db.get(chainKey.block(hash)))
+    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+    return head === undefined ? undefined : assembleStoredBlock(head, this.#db.getManySync(blockTxKeys(hash, head)))
   }
 
   async getBlockByHeight (height: number): Promise<Block | undefined> {
@@ -163,10 +162,7 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const spans = parseJson<TxSpans>(this.#db.getSync(chainKey.blockTxSpans(location.hash)))
-    const body = await this.#db.get(chainKey.block(location.hash))
-    if (body === undefined) return undefined
-    const tx = spans !== undefined ? transactionAt(body, spans[location.index]) : (parseJson<Block>(body))?.transactions[location.index]
+    const tx = parseJson<Transaction>(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
@@ -252,7 +248,7 @@ export class Chain implements ChainService {
     // A side branch: store it; switch only when strictly heavier.
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
-      { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+      ...blockBodyOps(block),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) }
     ])
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
@@ -319,7 +315,7 @@ export class Chain implements ChainService {
     } catch (err) {
       this.#rejected(block, err, origin)
       await this.#db.write([
-        { type: 'put', key: chainKey.block(block.hash), value: jsonValue(block) },
+        ...blockBodyOps(block),
         { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
       ])
       throw err
