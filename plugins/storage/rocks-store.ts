@@ -34,7 +34,14 @@ export class RocksStore implements KvStore {
     // The binding compresses the WAL with ZSTD by default, on the writing thread: ~25 ms of a
     // block of 100 transfers' connect time. Tables are still compressed, in the background.
     const db = new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer', walCompression: false } as object) as unknown as RawDb
-    await db.open()
+    try {
+      await db.open()
+    } catch (err) {
+      // abstract-level reports "Database is not open" and keeps RocksDB's reason in `cause`
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message
+      if (/lock/i.test(cause)) throw new Error(`${location} is in use by another process (another ledger node on the same --data-dir?): ${cause}`)
+      throw new Error(`cannot open ${location}: ${cause}`)
+    }
     return new RocksStore(location, db)
   }
 
