@@ -102,7 +102,7 @@ export class Kernel {
       } catch (err) {
         this.logger.error({ plugin, err }, 'plugin failed to start')
         await this.stop()
-        throw err
+        throw explainStartError(plugin, err)
       }
     }
     this.status = 'running'
@@ -124,4 +124,13 @@ export class Kernel {
     }
     this.status = 'stopped'
   }
+}
+
+/** A port already taken is an operator's everyday mistake: say which plugin and which address. */
+function explainStartError (plugin: string, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
+  if (e?.code !== 'EADDRINUSE' && e?.code !== 'EACCES') return err
+  const where = e.address !== undefined ? `${e.address}:${e.port ?? '?'}` : 'its address'
+  const why = e.code === 'EADDRINUSE' ? 'address already in use (another node or program holds it; pick another port with the matching --*-port flag)' : 'permission denied'
+  return new Error(`plugin '${plugin}' cannot listen on ${where}: ${why}`, { cause: err })
 }

@@ -110,3 +110,13 @@ t.test('plugins start in dependency order and close in reverse', async (t) => {
   t.equal(kernel.status, 'stopped')
   t.same(events, ['register:provider', 'register:consumer', 'start:provider', 'start:consumer', 'close:consumer', 'close:provider'])
 })
+
+t.test('a port already in use fails the start naming the plugin and the address', async (t) => {
+  const net = await import('node:net')
+  const holder = net.createServer()
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
+  const port = (holder.address() as import('node:net').AddressInfo).port
+  const err = await bootError(['storage', 'chain', 'http'], { http: { port } })
+  t.match(err.message, `plugin 'http' cannot listen on 127.0.0.1:${port}: address already in use`)
+})
