@@ -17,6 +17,8 @@ import { selectSha3Core } from './crypto/sha3.ts'
 import { selectMldsaCore } from './crypto/mldsa.ts'
 import { selectVmCore } from './vm/cores.ts'
 
+const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
+
 export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
 
 type Task = () => Promise<void> | void
@@ -66,7 +68,8 @@ export class Kernel {
   }
 
   async #register (manifest: PluginManifest): Promise<void> {
-    const section = manifest.configSchema === undefined ? (this.config[manifest.name] ?? {}) : validateSection(manifest.name, manifest.configSchema, this.config[manifest.name])
+    // a plugin without a schema takes no configuration: any key in its section is a mistake
+    const section = validateSection(manifest.name, manifest.configSchema ?? NO_CONFIG, this.config[manifest.name])
     this.config[manifest.name] = section
     const allowed = new Set<string>([...manifest.needs, ...(manifest.optional ?? []), ...manifest.provides, 'config', 'logger', 'hooks', 'params', 'kernel'])
     const ctx: PluginContext = {

@@ -82,6 +82,8 @@ t.test('config errors name the bad key', async (t) => {
   t.equal(err.message, 'invalid config: "chain.mempoolCapacity" must be >= 1')
   const err2 = await bootError(['storage', 'chain'], { chain: { colour: 'red' } })
   t.equal(err2.message, 'invalid config: unknown key "chain.colour"')
+  const err3 = await bootError(['storage', 'chain'], { storage: { colour: 'red' } })
+  t.equal(err3.message, 'invalid config: unknown key "storage.colour"', 'a plugin without a schema takes no keys')
 })
 
 t.test('plugins start in dependency order and close in reverse', async (t) => {
