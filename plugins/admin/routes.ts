@@ -29,8 +29,21 @@ function usesOf (v: unknown): unknown {
   return typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : v
 }
 
-function signupUrl (request: FastifyRequest, code: string): string {
-  return `${request.protocol}://${request.host}/?invite=${encodeURIComponent(code)}`
+/** The host a client reached us by; an HTTP/1.0 request may send no Host header, then the
+ *  address and port the connection arrived on stand in, so the link is never `http:///...`. */
+function hostOf (request: FastifyRequest): string {
+  const host = request.host
+  if (typeof host === 'string' && host.length > 0) return host
+  const address = request.socket?.localAddress
+  const port = request.socket?.localPort
+  if (typeof address !== 'string' || address.length === 0) return 'localhost'
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address
+  const shown = bare.includes(':') ? `[${bare}]` : bare
+  return typeof port === 'number' ? `${shown}:${port}` : shown
+}
+
+export function signupUrl (request: FastifyRequest, code: string): string {
+  return `${request.protocol}://${hostOf(request)}/?invite=${encodeURIComponent(code)}`
 }
 
 /** Documents a JSON body for OpenAPI without validating it: the handlers check the fields so
