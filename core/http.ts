@@ -59,7 +59,22 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
     bodyLimit: BODY_LIMIT,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     return503OnClosing: true,
-    forceCloseConnections: true
+    forceCloseConnections: true,
+    // a 0x-prefixed SHA3-512 block hash is 130 characters; the router's default limit is 100
+    routerOptions: { maxParamLength: 256 },
+    // URLs the router refuses before any route runs get the same error shape as the rest
+    frameworkErrors (err, _request, reply) {
+      const code = (err as FastifyError).code
+      if (code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 414, errorBody('path parameter too long'))
+      if (code === 'FST_ERR_BAD_URL') return send(reply, 400, errorBody('malformed URL: bad percent-encoding'))
+      return send(reply, 400, errorBody((err as Error).message))
+    },
+    // a request the HTTP parser cannot read never reaches fastify: answer on the raw socket
+    clientErrorHandler (err, socket) {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) return
+      const body = JSON.stringify(errorBody('malformed HTTP request'))
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    }
   })
 
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {

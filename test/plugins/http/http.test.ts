@@ -19,3 +19,30 @@ t.test('public server: JSON 404, invalid JSON and oversized bodies answer 4xx', 
   t.equal(docs.statusCode, 200)
   t.ok(docs.json().paths['/echo'], 'routes are published in OpenAPI')
 })
+
+t.test('URLs and requests refused before any route answer in the same error shape', async (t) => {
+  const node = await startTestNode({ plugins: ['http'], start: false })
+  t.teardown(() => node.stop())
+  const app = node.resolve('publicHttp')
+  app.get('/thing/:id', async (req) => ({ id: (req.params as { id: string }).id }))
+  await node.kernel.start()
+  const long = await app.inject({ method: 'GET', url: `/thing/${'a'.repeat(5000)}` })
+  t.equal(long.statusCode, 414)
+  t.same(long.json(), { error: 'path parameter too long' })
+  const badUrl = await app.inject({ method: 'GET', url: '/thing/%' })
+  t.equal(badUrl.statusCode, 400)
+  t.same(badUrl.json(), { error: 'malformed URL: bad percent-encoding' })
+  t.same((await app.inject({ method: 'GET', url: `/thing/${'b'.repeat(130)}` })).json(), { id: 'b'.repeat(130) }, 'a 0x-prefixed block hash fits a path parameter')
+
+  // a body shorter than its Content-Length never reaches fastify: the raw socket answers
+  const net = await import('node:net')
+  const address = app.server.address() as import('node:net').AddressInfo
+  const reply = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(address.port, '127.0.0.1', () => { socket.write('GET /thing/1 HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n') })
+    let data = ''
+    socket.setEncoding('utf8').on('data', (d: string) => { data += d }).on('end', () => resolve(data)).on('error', reject)
+    socket.setTimeout(5000, () => { socket.destroy(); reject(new Error('no answer within 5 s')) })
+  })
+  t.match(reply, /^HTTP\/1\.1 400 Bad Request/)
+  t.match(reply, /\{"error":"malformed HTTP request"\}$/)
+})
