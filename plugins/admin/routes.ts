@@ -80,7 +80,9 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain }: 
 
   app.get('/api/admin/users', { schema: { tags, summary: 'approved users (with login tokens) and blocked names', response: errors } }, async () => ({
     users: accounts.users().map((u) => ({ name: u.name, address: u.address, balance: bohmToCoin(chain.getAccount(u.address).balance), joined_at: u.joined_at, login_token: u.login_token })),
-    blocked: accounts.blockedList()
+    // SPEC 4.4: blocked is a list of names; the records (when, why) ride along for the admin UI
+    blocked: accounts.blockedList().map((b) => b.name),
+    blocked_records: accounts.blockedList()
   }))
 
   app.post('/api/admin/invites/create', {

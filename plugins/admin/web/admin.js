@@ -171,7 +171,7 @@ async function refresh () {
       api('GET', '/api/admin/pending'), api('GET', '/api/admin/users'), api('GET', '/api/admin/invites'), api('GET', '/api/admin/tokens')
     ])
     renderPending(pending.pending)
-    renderUsers(users.users, users.blocked)
+    renderUsers(users.users, users.blocked_records)
     renderInvites(invites.invites)
     renderTokens(tokens.tokens)
   } catch (err) {

@@ -69,6 +69,7 @@ t.test('admin API', async (t) => {
     t.equal(p2.balance, 100)
     t.equal(p2.login_token, accounts.user('p2')?.login_token)
     t.same(users.blocked, [])
+    t.same(users.blocked_records, [])
   })
 
   await t.test('block: removes from pending and approved, revokes sessions and tokens, stores the reason', async (t) => {
@@ -89,10 +90,11 @@ t.test('admin API', async (t) => {
 
     const users = (await node.admin('GET', '/api/admin/users')).json()
     t.notOk(users.users.some((u: { name: string }) => u.name === 'p2'))
-    const rec = users.blocked.find((b: { name: string }) => b.name === 'p2')
+    t.same([...users.blocked].sort(), ['p1', 'p2'], 'blocked: the names (SPEC 4.4)')
+    const rec = users.blocked_records.find((b: { name: string }) => b.name === 'p2')
     t.match(rec, { name: 'p2', reason: 'spam' })
     t.type(rec.blocked_at, 'number')
-    t.notOk('reason' in users.blocked.find((b: { name: string }) => b.name === 'p1'), 'reason is optional')
+    t.notOk('reason' in users.blocked_records.find((b: { name: string }) => b.name === 'p1'), 'reason is optional')
   })
 
   await t.test('unblock', async (t) => {
