@@ -236,6 +236,8 @@ export class AccountStore {
   }
 
   async unblock (name: unknown): Promise<BlockedRecord> {
+    // a name that could never have signed up is simply not on the blocked list (SPEC 7: 404)
+    if (typeof name === 'string' && name.length > 0 && !isValidName(name)) throw accountErrors.notBlocked()
     const label = this.#requireName(name)
     return await this.#mutate(async () => {
       const key = nameKey(label)

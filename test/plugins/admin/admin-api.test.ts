@@ -101,6 +101,10 @@ t.test('admin API', async (t) => {
     const missing = await node.admin('POST', '/api/admin/unblock', { name: 'p3' })
     t.equal(missing.statusCode, 404)
     t.same(missing.json(), { error: 'not blocked' })
+    for (const name of ['x', 'no spaces allowed', 'y'.repeat(40)]) {
+      const odd = await node.admin('POST', '/api/admin/unblock', { name })
+      t.same([odd.statusCode, odd.json()], [404, { error: 'not blocked' }], `a name that cannot exist is not blocked: ${name.slice(0, 12)}`)
+    }
     const res = await node.admin('POST', '/api/admin/unblock', { name: 'P2' })
     t.equal(res.statusCode, 200)
     t.same(res.json(), { status: 'unblocked', name: 'p2' })
