@@ -129,7 +129,10 @@ export function submitCall (deps: SubmitDeps, user: ApprovedUser, body: Body): C
   const selector = selectorOf(body.selector)
   let calldata: string
   try {
-    calldata = bytesToHex(encodeCall(selector, body.args as unknown[], body.params as AbiParam[]))
+    // a method without arguments needs no args / params: absent means an empty list
+    const args = absent(body.args) ? [] : body.args as unknown[]
+    const params = absent(body.params) ? [] : body.params as AbiParam[]
+    calldata = bytesToHex(encodeCall(selector, args, params))
   } catch (err) {
     if (err instanceof EncodeError) throw playgroundErrors.encode(err.message)
     throw err

@@ -194,7 +194,8 @@ t.test('playground API', async (t) => {
       [{ ...inc, args: [] }, /^expected 1 argument, got 0$/],
       [{ ...inc, args: ['seven'] }, /^argument by: expected an unsigned integer/],
       [{ ...inc, args: [-1] }, /outside 0\.\.2\^256-1/],
-      [{ ...inc, args: undefined }, /^args and params must be lists$/],
+      [{ ...inc, args: undefined }, /^expected 1 argument, got 0$/],
+      [{ ...inc, args: 7 }, /^args and params must be lists$/],
       [{ ...inc, params: 'uint' }, /^args and params must be lists$/],
       [{ ...inc, params: [{ name: 'by', type: 'string' }] }, /cannot be passed as an argument/],
       [{ ...inc, selector: 0 }, /^selector must be an integer 1\.\.255/],
@@ -228,6 +229,12 @@ t.test('playground API', async (t) => {
     await node.mine()
     const r = (await pg('GET', `/api/playground/receipt/${ok.json().tx_id}`, alice)).json()
     t.match(r, { status: 'confirmed', success: true, type: 'call', return_hex: (7).toString(16).padStart(64, '0'), return_uint: 7 })
+
+    const bare = await call(alice, { contract_addr: counterAddr, selector: 2 })
+    t.equal(bare.statusCode, 200, 'get() is called without args or params')
+    t.equal(bare.json().calldata, '02', 'the selector alone')
+    await node.mine()
+    t.match((await pg('GET', `/api/playground/receipt/${bare.json().tx_id}`, alice)).json(), { status: 'confirmed', success: true, type: 'call' })
   })
 
   await t.test('GET /api/playground/receipt/{tx_id}: reverts, failures, unknown ids', async (t) => {
