@@ -92,9 +92,12 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
     o.putJson(chainKey.receipt(tx.transaction_id), { ...receipt, tx_id: tx.transaction_id, block_height: height })
     o.putText(chainKey.blockReceipt(height, index), tx.transaction_id)
   } else {
-    o.credit(tx.recipient, amount)
-    if (WALLET_ADDRESS_RE.test(tx.recipient)) rememberVmAddress(o, tx.recipient)
-    if (tx.recipient !== tx.sender) indexAddress(o, tx.recipient, height, index, tx.transaction_id)
+    // a wallet's VM address is the same account as the wallet (as inside the VM); an unknown
+    // VM address (a contract, or a wallet the chain has not seen) holds its own balance
+    const recipient = WALLET_ADDRESS_RE.test(tx.recipient) ? tx.recipient : o.getText(stateKey.vmToWallet(tx.recipient)) ?? tx.recipient
+    o.credit(recipient, amount)
+    if (WALLET_ADDRESS_RE.test(recipient)) rememberVmAddress(o, recipient)
+    if (recipient !== tx.sender) indexAddress(o, recipient, height, index, tx.transaction_id)
   }
   return { fee, receipt }
 }

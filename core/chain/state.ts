@@ -110,6 +110,10 @@ export class StateOverlay {
 
   putJson (key: string, v: unknown): void { this.put(key, Buffer.from(JSON.stringify(v))) }
   putText (key: string, v: string): void { this.put(key, Buffer.from(v)) }
+  getText (key: string): string | undefined {
+    const v = this.get(key)
+    return v === undefined ? undefined : Buffer.from(v).toString('utf8')
+  }
 }
 
 /** Ops that restore the state an undo record describes. */

@@ -52,3 +52,21 @@ t.test('a transfer to oneself costs only the fee and is indexed once', async (t)
   t.equal((await tc.chain.addressHistory(dev.address, 0, 10)).total, historyBefore + 1)
   t.equal(tc.chain.totalSupply(), coinToBohm(2_000_005), 'supply grows by the subsidy only: fees move, they are not minted')
 })
+
+t.test('a transfer to a wallet\'s VM address credits that wallet; an unknown VM address holds its own balance', async (t) => {
+  const tc = await openTestChain()
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const dev = devWallet()
+  const bob = generateWallet()
+  const stranger = generateWallet()
+  // bob becomes known to the chain (his VM address maps to his wallet) by receiving coin
+  await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { txs: [transfer(tc.params, dev, bob.address, 1, 0)] }), 'test')
+  t.equal(tc.chain.walletOfVm(bob.vmAddress), bob.address)
+  await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), {
+    txs: [transfer(tc.params, dev, bob.vmAddress, 2, 1), transfer(tc.params, dev, stranger.vmAddress, 3, 2)]
+  }), 'test')
+  t.equal(tc.chain.getAccount(bob.address).balance, coinToBohm(3), 'both payments in bob\'s wallet account')
+  t.equal(tc.chain.getAccount(bob.vmAddress).balance, 0n, 'nothing stranded under his VM address')
+  t.equal((await tc.chain.addressHistory(bob.address, 0, 10)).total, 2, 'both in his history')
+  t.equal(tc.chain.getAccount(stranger.vmAddress).balance, coinToBohm(3), 'an address the chain has never seen keeps its coin under the VM address')
+})
