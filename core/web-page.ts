@@ -26,8 +26,18 @@ export interface WebPageOptions {
   beforeSend?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 }
 
+/** scripts and styles several pages share (core/web), served once per server */
+export const COMMON_ASSET_PREFIX = '/common/'
+const COMMON_DIR = path.join(import.meta.dirname, 'web')
+// keyed by the HTTP server: plugins may hand in different (encapsulated) fastify instances of it
+const serversWithCommon = new WeakSet<object>()
+
 export async function registerWebPage (app: FastifyInstance, o: WebPageOptions): Promise<void> {
   // decorateReply false + own prefix: several plugins serve static folders on one server
+  if (!serversWithCommon.has(app.server)) {
+    serversWithCommon.add(app.server)
+    await app.register(fastifyStatic, { root: COMMON_DIR, prefix: COMMON_ASSET_PREFIX, decorateReply: false, index: false })
+  }
   await app.register(fastifyStatic, { root: o.webDir, prefix: o.assetPrefix, decorateReply: false, index: false })
   const html = readFileSync(path.join(o.webDir, 'index.html'), 'utf8')
   for (const url of o.paths) {

@@ -1,21 +1,9 @@
 // DOM and formatting helpers. Every value from the API reaches the page as text nodes or
 // attributes, never as HTML: names and chat memos are user-controlled.
 
-/** h('a', { href: '#/' , class: 'x' }, 'text', childNode, ...) */
-export function h (tag, attrs = {}, ...children) {
-  const el = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue
-    if (k === 'dataset') Object.assign(el.dataset, v)
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v)
-    else el.setAttribute(k, v === true ? '' : String(v))
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)))
-  }
-  return el
-}
+import { h } from '/common/dom.js'
+
+export { h }
 
 export function short (text, keep = 10) {
   const s = String(text)

@@ -3,6 +3,8 @@
 // transaction's receipt and logs arrive as blocks are mined. Every value from the API reaches
 // the page as text, never as HTML.
 
+import { h } from '/common/dom.js'
+
 const $ = (id) => document.getElementById(id)
 const TOKEN_KEY = 'ledger-playground-token'
 const POLL_MS = 1000
@@ -20,20 +22,6 @@ const state = {
 
 // ---- helpers
 
-function h (tag, attrs = {}, ...children) {
-  const el = document.createElement(tag)
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue
-    if (k === 'dataset') Object.assign(el.dataset, v)
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v)
-    else el.setAttribute(k, v === true ? '' : String(v))
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)))
-  }
-  return el
-}
 
 const short = (s, keep = 8) => (s.length > keep * 2 + 1 ? `${s.slice(0, keep)}…${s.slice(-6)}` : s)
 
