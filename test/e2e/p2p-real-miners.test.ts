@@ -5,7 +5,6 @@
 import t from 'tap'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { freePort, waitUntil } from '../plugins/p2p/fixtures/processes.ts'
@@ -13,6 +12,7 @@ import { tmpDir, cleanup } from '../helpers/chain.ts'
 import { transfer } from '../helpers/chain.ts'
 import { walletFromSeed } from '../../core/wallet.ts'
 import { DEVNET_DEV_ACCOUNT, networkParams } from '../../config/networks.ts'
+import { stopChild } from '../helpers/process.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node')
@@ -26,10 +26,6 @@ interface RealNode {
   get<T> (url: string, headers?: Record<string, string>): Promise<T>
   post (url: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }>
   stop (): Promise<void>
-}
-
-function exited (child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()))
 }
 
 async function startNode (t: { teardown (fn: () => unknown): void }, name: string, opts: { mine: boolean, peers?: string[] }): Promise<RealNode> {
@@ -58,13 +54,7 @@ async function startNode (t: { teardown (fn: () => unknown): void }, name: strin
       const res = await fetch(dashboard + url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) })
       return { status: res.status, json: await res.json() as Record<string, unknown> }
     },
-    async stop () {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      const hard = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited(child)
-      clearTimeout(hard)
-    }
+    async stop () { await stopChild(child, 10_000) }
   }
   t.teardown(async () => { await node.stop(); cleanup(dataDir) })
   await waitUntil(`${name} to serve its dashboard`, async () => {
