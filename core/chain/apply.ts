@@ -94,7 +94,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
   } else {
     // a wallet's VM address is the same account as the wallet (as inside the VM); an unknown
     // VM address (a contract, or a wallet the chain has not seen) holds its own balance
-    const recipient = WALLET_ADDRESS_RE.test(tx.recipient) ? tx.recipient : o.getText(stateKey.vmToWallet(tx.recipient)) ?? tx.recipient
+    const recipient = WALLET_ADDRESS_RE.test(tx.recipient) ? tx.recipient : o.accountKeyOfVm(tx.recipient)
     o.credit(recipient, amount)
     if (WALLET_ADDRESS_RE.test(recipient)) rememberVmAddress(o, recipient)
     if (recipient !== tx.sender) indexAddress(o, recipient, height, index, tx.transaction_id)

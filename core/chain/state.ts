@@ -114,6 +114,9 @@ export class StateOverlay {
     const v = this.get(key)
     return v === undefined ? undefined : Buffer.from(v).toString('utf8')
   }
+
+  /** the account holding a VM address's balance: the wallet `vm2w:` maps it to, else itself */
+  accountKeyOfVm (vm: string): string { return this.getText(stateKey.vmToWallet(vm)) ?? vm }
 }
 
 /** Ops that restore the state an undo record describes. */

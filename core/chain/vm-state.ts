@@ -17,10 +17,7 @@ export class ChainVmState implements VmState {
   constructor (overlay: StateOverlay) { this.#o = overlay }
 
   /** the key of the account that holds this VM address's balance */
-  accountKey (vm: string): string {
-    const wallet = this.#o.get(stateKey.vmToWallet(vm))
-    return wallet === undefined ? vm : Buffer.from(wallet).toString('utf8')
-  }
+  accountKey (vm: string): string { return this.#o.accountKeyOfVm(vm) }
 
   getStorage (addr: string, slot: bigint): bigint {
     const raw = this.#o.get(stateKey.storage(addr, slot))

@@ -289,12 +289,10 @@ export class Chain implements ChainService {
     for (const tx of block.transactions) {
       if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
       let key = keys.get(tx.sender)
-      if (key === undefined || key === null) {
-        key = keys.get(tx.sender) ?? state.getAccount(tx.sender).publicKey
-        const carried = tx.data.public_key
-        if (key === null && typeof carried === 'string' && isLowerHex(carried) && walletAddressFromPublicKey(Buffer.from(carried, 'hex')) === tx.sender) key = carried
-        keys.set(tx.sender, key)
-      }
+      if (key === undefined) key = state.getAccount(tx.sender).publicKey
+      const carried = tx.data.public_key
+      if (key === null && typeof carried === 'string' && isLowerHex(carried) && walletAddressFromPublicKey(Buffer.from(carried, 'hex')) === tx.sender) key = carried
+      keys.set(tx.sender, key)
       if (key === null) continue
       checks.push({ publicKey: Buffer.from(key, 'hex'), message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
       txs.push(tx)
