@@ -65,7 +65,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
 }
 
 /** The public key that must verify this transaction: the chain's record, else the one it carries. */
-export function senderPublicKey (tx: Transaction, account: AccountState): Uint8Array {
+export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'publicKey'>): Uint8Array {
   if (account.publicKey !== null) return Buffer.from(account.publicKey, 'hex')
   const carried = tx.data.public_key
   if (typeof carried !== 'string') throw new TxError(TxErrorCode.UNKNOWN_KEY, 'sender public key unknown to the chain: include data.public_key')
@@ -74,7 +74,7 @@ export function senderPublicKey (tx: Transaction, account: AccountState): Uint8A
   return key
 }
 
-export function checkTxSignature (tx: Transaction, account: AccountState): Uint8Array {
+export function checkTxSignature (tx: Transaction, account: Pick<AccountState, 'publicKey'>): Uint8Array {
   const key = senderPublicKey(tx, account)
   if (!verifyTxSignature(tx, key)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
   return key

@@ -21,7 +21,8 @@ import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
-import { normalizeAddress, walletAddressFromPublicKey } from '../../core/chain/address.ts'
+import { normalizeAddress } from '../../core/chain/address.ts'
+import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 
 /** below this many signatures a block verifies faster inline than through the threads */
@@ -288,13 +289,18 @@ export class Chain implements ChainService {
     const txs: Transaction[] = []
     for (const tx of block.transactions) {
       if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
-      let key = keys.get(tx.sender)
-      if (key === undefined) key = state.getAccount(tx.sender).publicKey
-      const carried = tx.data.public_key
-      if (key === null && typeof carried === 'string' && isLowerHex(carried) && walletAddressFromPublicKey(Buffer.from(carried, 'hex')) === tx.sender) key = carried
-      keys.set(tx.sender, key)
-      if (key === null) continue
-      checks.push({ publicKey: Buffer.from(key, 'hex'), message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
+      // the key apply will use: the state's, else the one this sender revealed earlier in the block
+      let known = keys.get(tx.sender)
+      if (known === undefined) known = state.getAccount(tx.sender).publicKey
+      let key: Uint8Array
+      try {
+        key = senderPublicKey(tx, { publicKey: known })
+      } catch {
+        keys.set(tx.sender, known)
+        continue // no usable key: apply reports why
+      }
+      keys.set(tx.sender, known ?? Buffer.from(key).toString('hex'))
+      checks.push({ publicKey: key, message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
       txs.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return
