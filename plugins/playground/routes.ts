@@ -122,8 +122,8 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
       body: bodyDoc({
         contract_addr: '40-hex contract address, with or without 0x',
         selector: '1-byte function selector from the ABI',
-        args: 'argument values in declaration order',
-        params: 'list of {name, type} per argument',
+        args: 'argument values in declaration order (omit for a method without arguments)',
+        params: 'list of {name, type} per argument (omit with args)',
         gas_limit: 'optional, default 1000000',
         value: 'optional coin attached to the call'
       }),
