@@ -27,6 +27,8 @@ export interface ChainService {
   totalSupply(): bigint
   getBlockByHeight(height: number): Promise<Block | undefined>
   getBlockByHash(hash: string): Promise<Block | undefined>
+  /** the block's binary form (core/chain/tx-codec.ts) as a peer is sent it */
+  getBlockBinary(hash: string): Promise<Uint8Array | undefined>
   getBlockMeta(hash: string): BlockMeta | undefined
   /** main-chain block hash at a height */
   hashAtHeight(height: number): string | undefined

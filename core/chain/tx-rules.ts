@@ -6,6 +6,7 @@ import { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from './type
 import { TxError, TxErrorCode } from './errors.ts'
 import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
 import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
+import { encodeTx, BinaryJsonError } from './tx-codec.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
 
@@ -33,6 +34,12 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   if (typeof tx.signature !== 'string' || !isHexText(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
   if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
+  try {
+    encodeTx(tx) // its merkle leaf and stored form (docs/chain.md, "Binary encoding")
+  } catch (err) {
+    if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
+    throw err
+  }
   let amount: bigint
   let fee: bigint
   try {

@@ -10,7 +10,8 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
 import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
-import { assembleStoredBlock, blockBodyOps, blockTxKeys } from '../../core/chain/block-body.ts'
+import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
+import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
 import { isLowerHex } from '../../core/chain/tx.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
@@ -126,6 +127,15 @@ export class Chain implements ChainService {
     return head === undefined ? undefined : assembleStoredBlock(head, this.#db.getManySync(blockTxKeys(hash, head)))
   }
 
+  /** The block's binary form (tx-codec.ts) from the stored bytes, without decoding its transactions. */
+  async getBlockBinary (hash: string): Promise<Uint8Array | undefined> {
+    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+    if (head === undefined) return undefined
+    const txs = this.#db.getManySync(blockTxKeys(hash, head))
+    if (txs.some((t) => t === undefined)) return undefined
+    return encodeBlockFromStored(headOfStored(head), txs as Buffer[])
+  }
+
   async getBlockByHeight (height: number): Promise<Block | undefined> {
     const hash = this.hashAtHeight(height)
     return hash === undefined ? undefined : await this.getBlockByHash(hash)
@@ -163,7 +173,7 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const tx = parseJson<Transaction>(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
+    const tx = storedTx(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 

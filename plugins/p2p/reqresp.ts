@@ -6,7 +6,7 @@ import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { readFrames, writeFrame } from './framing.ts'
 import {
-  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
+  decodeBlockFrame, decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
 } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
@@ -17,8 +17,8 @@ export interface RequestHandlers {
   status(remote: StatusMessage, peerId: string): StatusMessage
   /** hex headers after the fork point of the locator, oldest first */
   headers(req: HeadersRequest): Promise<string[]>
-  /** blocks in the requested order, stopping at the first one we do not have */
-  blocks(req: BlocksRequest): AsyncIterable<unknown>
+  /** binary blocks in the requested order, stopping at the first one we do not have */
+  blocks(req: BlocksRequest): AsyncIterable<Uint8Array>
   misbehaved(peerId: string, reason: string): void
 }
 
@@ -48,7 +48,7 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
       const done = deadline(stream, o.timeoutMs)
       try {
         const request = await readRequest(stream)
-        for await (const item of respond(request, peerId)) await writeFrame(stream, encodeJson(item))
+        for await (const item of respond(request, peerId)) await writeFrame(stream, item instanceof Uint8Array ? item : encodeJson(item))
         await stream.close()
       } catch (err) {
         if (err instanceof WireError) h.misbehaved(peerId, `${method} request: ${err.message}`)
@@ -87,10 +87,10 @@ export class ReqRespClient {
     return headers
   }
 
-  /** Decoded JSON of each block sent; shapes are for the caller to check. */
+  /** Each block sent, decoded from its binary form; shapes are for the caller to check. */
   async blocks (peerId: string, hashes: string[]): Promise<unknown[]> {
     const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length)
-    return frames.map(decodeJson)
+    return frames.map(decodeBlockFrame)
   }
 
   async #request (peerId: string, method: Method, body: unknown, maxFrames: number): Promise<Uint8Array[]> {
