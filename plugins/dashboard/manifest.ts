@@ -3,6 +3,7 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/plugin.ts'
+import { installHostCheck } from '../../core/http-guards.ts'
 import { nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
@@ -19,6 +20,9 @@ interface DashboardConfig {
   port: number
   /** every GET but /api/status and /metrics needs the API key */
   requireAuth: boolean
+  /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
+   *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
+  allowedHosts: string[]
 }
 
 export default definePlugin<DashboardConfig>({
@@ -31,7 +35,8 @@ export default definePlugin<DashboardConfig>({
     properties: {
       host: { type: 'string', minLength: 1, default: '127.0.0.1' },
       port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
-      requireAuth: { type: 'boolean', default: false }
+      requireAuth: { type: 'boolean', default: false },
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
     },
     additionalProperties: false
   },
@@ -60,6 +65,7 @@ export default definePlugin<DashboardConfig>({
       apiKey: apiKey.key,
       requireAuth: ctx.config.requireAuth
     })
+    installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })
