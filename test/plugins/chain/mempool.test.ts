@@ -86,7 +86,7 @@ t.test('BAD_FORMAT, each shape rule with its reason', async (t) => {
     [{ ...base, data: { memo: 7 } }, /data.memo must be 1-512 chars/],
     [{ ...base, data: { public_key: 'xyz' } }, /data.public_key must be hex/],
     [{ ...base, recipient: 'contract', data: {} }, /needs data.type "deploy" or "call"/],
-    [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 0 } }, /data.gas_limit must be an integer 1..30000000/],
+    [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 0 } }, /data.gas_limit must be an integer 1..10000000/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 30_000_001 } }, /data.gas_limit/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 1.5 } }, /data.gas_limit/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: 'abc', gas_limit: 100 } }, /data.code must be hex bytecode/],
