@@ -43,6 +43,9 @@ export interface ChainOptions {
   now?: () => number
 }
 
+/** Processing a block failed for a reason other than a consensus rule: retry it later. */
+export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
+
 const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockMeta => ({
   hash: block.hash,
   height: block.height,
@@ -254,6 +257,7 @@ export class Chain implements ChainService {
         powCore: this.#opts.powCore
       })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       throw err
     }
@@ -275,6 +279,18 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /**
+   * A failure that is not a rule the block broke (a trap in the VM host, an I/O error, out of
+   * memory) says nothing about the block: it is not marked invalid and nothing is written, so
+   * it can be processed again later; the error reaches the caller as a plain Error, which p2p
+   * never holds against the peer.
+   */
+  #notProcessed (block: Block, err: unknown): BlockNotProcessedError {
+    const reason = err instanceof Error ? err.message : String(err)
+    this.#log.error({ hash: block.hash.slice(0, 16), height: block.height, err }, `block not processed (not a consensus failure, will retry): ${reason}`)
+    return new BlockNotProcessedError(`block ${block.height} could not be processed: ${reason}`, { cause: err })
   }
 
   #rejected (block: Block, err: unknown, origin: BlockOrigin): void {
@@ -337,6 +353,7 @@ export class Chain implements ChainService {
     try {
       applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
         ...blockBodyOps(block),
