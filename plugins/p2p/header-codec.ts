@@ -30,6 +30,11 @@ export function encodeHeaderHex (block: Block): string {
   return Buffer.from(encodeHeader(block)).toString('hex')
 }
 
+/** The parent hash written in a header's bytes. */
+export function headerParent (bytes: Uint8Array): string {
+  return Buffer.from(bytes.subarray(PREVIOUS_HASH, PREVIOUS_HASH + 64)).toString('hex')
+}
+
 /** Parses one header and hashes it; throws WireError when it is not 272 bytes of hex. */
 export function decodeHeaderHex (hex: string, powCore: CoreKind): WireHeader {
   if (hex.length !== HEADER_BYTES * 2 || !/^[0-9a-f]*$/.test(hex)) throw new WireError(`a header is ${HEADER_BYTES} bytes of lowercase hex`)
