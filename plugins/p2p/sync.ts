@@ -54,6 +54,8 @@ export interface SyncOptions {
   maxPendingHeaders?: number
   /** a sync that connects nothing for this long no longer counts as syncing (the miner resumes) */
   stallMs?: number
+  /** a peer's headers must outweigh our chain within this long, or its claim counts as not backed */
+  proveWithinMs?: number
   /** first cooldown for a peer whose claim was not backed (doubles per failure, up to 64×) */
   benchMs?: number
   now?: () => number
@@ -83,6 +85,7 @@ const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, Block
 const PREFETCH_REQUESTS = 3
 const DEFAULT_STALL_MS = 10_000
 const DEFAULT_BENCH_MS = 30_000
+const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
 
 const hasSyncFlag = (chain: ChainService): chain is ChainService & { syncing: boolean } =>
@@ -238,6 +241,7 @@ export class Syncer {
     const o = this.#o
     const perRequest = o.headersPerRequest ?? LIMITS.maxHeadersPerResponse
     const maxPending = o.maxPendingHeaders ?? 100_000
+    const proveBy = this.#now() + (o.proveWithinMs ?? DEFAULT_PROVE_WITHIN_MS)
     const checked = new Map<string, HeaderNode>()
     const lookup = (hash: string): HeaderNode | undefined => checked.get(hash) ?? metaNode(o.chain.getBlockMeta(hash))
     let pending: HeaderNode[] = []
@@ -259,6 +263,7 @@ export class Syncer {
       for (const n of batch) checked.set(n.hash, n)
       pending.push(...batch)
       if (pending.length > maxPending) throw new SyncStop(`more than ${maxPending} headers without outweighing our chain`)
+      if (!this.#proven && this.#now() > proveBy) throw new SyncStop('headers did not outweigh our chain in time')
       const more = hexes.length >= perRequest
       const last = batch[batch.length - 1] as HeaderNode
       // Ask for the next headers while this batch's bodies download.
