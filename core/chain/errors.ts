@@ -38,7 +38,9 @@ export const BlockErrorCode = {
   ATTESTATION_BEACON_BAD_SIGNATURE: 'BLOCK_ERROR_ATTESTATION_BEACON_BAD_SIGNATURE',
   ATTESTATION_NOT_DERIVED: 'BLOCK_ERROR_ATTESTATION_NOT_DERIVED',
   ATTESTATION_HEALTH_MISMATCH: 'BLOCK_ERROR_ATTESTATION_HEALTH_MISMATCH',
-  REORG_TOO_DEEP: 'BLOCK_ERROR_REORG_TOO_DEEP'
+    REORG_TOO_DEEP: 'BLOCK_ERROR_REORG_TOO_DEEP',
+  /** a peer's side block that cannot overtake the tip and no checked header chain vouches for */
+  LIGHT_BRANCH: 'BLOCK_ERROR_LIGHT_BRANCH'
 } as const
 export type BlockErrorCode = typeof BlockErrorCode[keyof typeof BlockErrorCode]
 
