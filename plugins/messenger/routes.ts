@@ -37,10 +37,15 @@ function bodyDoc (fields: Record<string, string>): { description: string } {
 const tags = ['messenger']
 const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
 
+/** SPEC 7 text for a blocked name; a cookie a block ended gets it too (403), so the page can
+ *  tell its user their access was revoked instead of showing a signup form */
+const REVOKED = 'this name has been blocked'
+
 export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
   const user = sessionUser(accounts, request)
-  if (user === undefined) throw new HttpError(401, NO_SESSION)
-  return user
+  if (user !== undefined) return user
+  if (accounts.revokedSession(sessionTokenOf(request)) !== undefined) throw new HttpError(403, REVOKED)
+  throw new HttpError(401, NO_SESSION)
 }
 
 async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
@@ -93,7 +98,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     return { status: 'ok' }
   })
 
-  app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
+  app.get('/api/me', { schema: { tags, summary: 'the logged-in user (403 when a block ended this session)', response: { 401: errorSchema, 403: errorSchema } } }, async (request) => {
     const user = requireSession(accounts, request)
     return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance) }
   })
@@ -103,7 +108,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       tags,
       summary: 'send a chat message: a zero-amount transfer to yourself signed with your wallet, text in data.memo',
       body: bodyDoc({ text: '1-512 chars' }),
-      response: { 400: errorSchema, 401: errorSchema, 429: errorSchema }
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request) => {
     const user = requireSession(accounts, request)

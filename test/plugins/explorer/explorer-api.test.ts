@@ -39,6 +39,7 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal(s.max_supply, 21_000_000)
     t.equal(s.mempool_size, 1)
     t.equal(s.testnet, true)
+    t.equal(s.network, 'devnet', 'the real network, not just testnet true')
     t.equal(s.block_time_target, node.params.blockTimeTarget)
     // genesis premines (foundation + dev account) plus 5 coin per block mined
     t.equal(s.total_supply, 2_000_000 + 5 * tipHeight)

@@ -29,7 +29,7 @@ t.test('sending and reading messages', async (t) => {
     const none = await send(null, { text: 'hi' })
     t.equal(none.statusCode, 401)
     t.same(none.json(), { error: 'no session present' })
-    for (const payload of [{}, { text: '' }, { text: 'x'.repeat(513) }, { text: 42 }]) {
+    for (const payload of [{}, { text: '' }, { text: 'x'.repeat(513) }, { text: 42 }, { text: '   ' }, { text: '\n\t ' }]) {
       const res = await send(alice.cookie, payload)
       t.equal(res.statusCode, 400, JSON.stringify(payload).slice(0, 40))
       t.same(res.json(), { error: 'text must be 1-512 chars' })
