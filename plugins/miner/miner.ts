@@ -8,6 +8,7 @@ import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/services.ts'
 import type { Wallet } from '../../core/wallet.ts'
+import type { Block } from '../../core/chain/types.ts'
 import { buildAttestation } from '../../core/chain/attestation.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { BlockError } from '../../core/chain/errors.ts'
@@ -179,7 +180,7 @@ export class Miner implements MinerService {
     }
     this.#blocksMined++
     this.#o.hooks.blockMined.call(block)
-    this.#o.logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, difficulty: block.difficulty, source: draw.source }, 'mined block')
+    this.#o.logger.info(minedBlockLogFields(block, draw.source), 'mined block')
   }
 
   #account (hashes: number): void {
@@ -191,4 +192,10 @@ export class Miner implements MinerService {
       this.#hashWindowStart = Date.now()
     }
   }
+}
+
+/** The "mined block" log line: txs counts every transaction, the coinbase included, exactly
+ *  as the explorer's tx_count does, so the log and the explorer never disagree. */
+export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string } {
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source }
 }
