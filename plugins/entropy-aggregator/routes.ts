@@ -41,7 +41,7 @@ export const ENTROPY_ENDPOINTS = (capacity: number): string[] => [
  *  (curl's and browsers' wildcards get the text the contract describes) */
 export function wantsJson (accept: string | undefined): boolean {
   if (accept === undefined) return false
-  const types = accept.split(',').map((part) => part.split(';')[0].trim().toLowerCase())
+  const types = accept.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
   return types.includes('application/json') && !types.includes('text/plain')
 }
 
