@@ -6,9 +6,9 @@ import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
 import { createHooks } from './hooks.ts'
 import type { Hooks } from './hooks.ts'
-import { ConfigError, validateSection } from './config.ts'
+import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
 import type { NodeConfig } from './config.ts'
-import { loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
+import { builtinPluginNames, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
 import type { PluginContext, PluginManifest } from './plugin.ts'
 import type { Services } from './services.ts'
 import type { NetworkParams } from './chain/params.ts'
@@ -61,6 +61,16 @@ export class Kernel {
   async boot (): Promise<void> {
     ensureDataDir(this.config.dataDir)
     const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
+    // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
+    // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
+    const listed = new Set(loaded.map((l) => l.manifest.name))
+    checkTopLevelKeys(this.config, [...listed, ...builtinPluginNames()])
+    for (const name of builtinPluginNames()) {
+      const section = this.config[name]
+      if (!listed.has(name) && section !== undefined && section !== null && typeof section === 'object' && Object.keys(section).length > 0) {
+        this.logger.warn({ section: name }, `config section '${name}' has no effect: the plugin '${name}' is not in plugins`)
+      }
+    }
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
     for (const manifest of this.plugins) await this.#register(manifest)
