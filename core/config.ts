@@ -111,7 +111,7 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
     mod = await import(pathToFileURL(abs).href) as { default?: unknown }
   } catch (err) {
     const at = err instanceof SyntaxError ? syntaxErrorLocation(err) : undefined
-    if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${err.message}`)
+    if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
     throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
   }
   if (mod.default === null || typeof mod.default !== 'object' || Array.isArray(mod.default)) {
