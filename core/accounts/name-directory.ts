@@ -19,6 +19,10 @@ export function createNameDirectory (accounts: AccountStore, foundationAddress: 
       if (foundation.has(norm.address)) return FOUNDATION_NAME
       const name = accounts.userByAddress(norm.address)?.name ?? accounts.formerNameOf(norm.address)
       return name === undefined || isReservedName(name) ? null : name
+    },
+    addressOf (name: string): string | null {
+      const user = accounts.user(name)
+      return user === undefined || isReservedName(user.name) ? null : user.address
     }
   }
 }

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/plugin.ts'
 import { ConfigError } from '../../core/config.ts'
-import { nameLookup } from '../../core/views/names.ts'
+import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
 
@@ -56,7 +56,8 @@ export default definePlugin<DashboardConfig>({
         chain: ctx.resolve('chain'),
         mempool: ctx.resolve('mempool'),
         params: ctx.params,
-        nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
+        nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress),
+        addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
       },
       // resolved per request: each is optional and reports its absent value when missing
       services: {
