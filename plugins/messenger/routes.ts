@@ -9,7 +9,7 @@ import type { NameDirectory } from '../../core/services.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
 import { toHttpError } from '../../core/accounts/errors.ts'
-import { clearSessionCookie, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
+import { clearSessionCookie, requestUser, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
 import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
 import { sendMessage } from './send.ts'
 import type { SendDeps } from './send.ts'
@@ -96,6 +96,27 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     if (token !== undefined) await accounts.endSession(token)
     clearSessionCookie(reply)
     return { status: 'ok' }
+  })
+
+  // Lets a page learn whether it is signed in without a 401 in the browser console: every
+  // outcome is a 200. `revoked` says a block ended this cookie's session.
+  app.get('/api/session', {
+    schema: {
+      tags,
+      summary: 'whether this request carries a live session (cookie) or a playground API token; always 200',
+      response: {
+        200: {
+          type: 'object',
+          properties: { signed_in: { type: 'boolean' }, name: { type: ['string', 'null'] }, via: { type: ['string', 'null'], enum: ['session', 'token', null] }, revoked: { type: 'boolean' } }
+        }
+      }
+    }
+  }, async (request) => {
+    const bySession = sessionUser(accounts, request)
+    if (bySession !== undefined) return { signed_in: true, name: bySession.name, via: 'session', revoked: false }
+    const byToken = requestUser(accounts, request, 'playground')
+    if (byToken !== undefined) return { signed_in: true, name: byToken.name, via: 'token', revoked: false }
+    return { signed_in: false, name: null, via: null, revoked: accounts.revokedSession(sessionTokenOf(request)) !== undefined }
   })
 
   app.get('/api/me', { schema: { tags, summary: 'the logged-in user (403 when a block ended this session)', response: { 401: errorSchema, 403: errorSchema } } }, async (request) => {

@@ -76,7 +76,7 @@ t.test('sending and reading messages', async (t) => {
     const before = (await messages(alice.cookie)).json()
     t.equal(before.count, 2)
     t.match(before.messages[0], { sender: 'bob', address: bob.address, text: 'hi alice', status: 'pending', block: null })
-    t.match(before.messages[1], { sender: 'alice', address: alice.address, text: 'hello, chain', status: 'pending', block: null, tx_id: firstId.slice(0, 16) })
+    t.match(before.messages[1], { sender: 'alice', address: alice.address, text: 'hello, chain', status: 'pending', block: null, tx_id: firstId.slice(0, 16), transaction_id: firstId })
     t.type(before.messages[1].timestamp, 'number')
 
     const block = await node.mine()

@@ -182,11 +182,23 @@ t.test('signup, invites, login and /api/me', async (t) => {
     }
   })
 
+  await t.test('/api/session answers 200 whether or not signed in (no console error on a logged-out page)', async (t) => {
+    const session = async (headers: Record<string, string>) => await app.inject({ method: 'GET', url: '/api/session', headers })
+    const out = await session({})
+    t.equal(out.statusCode, 200)
+    t.same(out.json(), { signed_in: false, name: null, via: null, revoked: false })
+    t.same((await session({ cookie: 'session=deadbeef' })).json(), { signed_in: false, name: null, via: null, revoked: false })
+    t.same((await session({ cookie: carolCookie })).json(), { signed_in: true, name: 'carol', via: 'session', revoked: false })
+    const token = (await node.admin('POST', '/api/admin/tokens/create', { label: 'bot', name: 'carol' })).json().token
+    t.same((await session({ authorization: `Bearer ${token}` })).json(), { signed_in: true, name: 'carol', via: 'token', revoked: false })
+  })
+
   await t.test('a blocked user cannot log in, and their sessions end', async (t) => {
     t.equal((await node.admin('POST', '/api/admin/block', { name: 'carol', reason: 'spam' })).statusCode, 200)
     const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: carolCookie } })
     t.equal(me.statusCode, 403, 'session revoked, and the page is told why')
     t.same(me.json(), { error: 'this name has been blocked' })
+    t.same((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: carolCookie } })).json(), { signed_in: false, name: null, via: null, revoked: true })
     const send = await app.inject({ method: 'POST', url: '/api/send', headers: { cookie: carolCookie }, payload: { text: 'still here?' } })
     t.equal(send.statusCode, 403)
     t.same(send.json(), { error: 'this name has been blocked' })
