@@ -41,6 +41,8 @@ export interface ChainService {
   /** main-chain block hash at a height */
   hashAtHeight(height: number): string | undefined
   getTransaction(txId: string): Promise<ConfirmedTx | undefined>
+  /** main-chain transaction ids starting with this lower-case hex prefix, at most `limit` */
+  txIdsWithPrefix(prefix: string, limit: number): Promise<string[]>
   getAccount(address: string): AccountState
   /** wallet address behind a 40-hex VM address, if the chain has seen it */
   walletOfVm(vmAddress: string): string | undefined

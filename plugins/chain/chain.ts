@@ -190,6 +190,20 @@ export class Chain implements ChainService {
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
+  async txIdsWithPrefix (prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix) || limit < 1) return []
+    const out: string[] = []
+    const from = chainKey.txLocation(prefix)
+    // the index keeps side-branch entries until overwritten: only main-chain ones count, so a
+    // bounded number of keys is read past the ones that do not
+    for await (const key of this.#db.keys({ gte: from, lt: `${from}\xff`, limit: limit + 16 })) {
+      const id = key.slice(from.length - prefix.length)
+      if (this.#location(id) !== undefined) out.push(id)
+      if (out.length >= limit) break
+    }
+    return out
+  }
+
   async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
     const norm = normalizeAddress(address)
     if (norm === null) return { total: 0, txIds: [] }

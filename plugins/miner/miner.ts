@@ -9,7 +9,7 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/services.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { buildAttestation, verifyAttestation } from '../../core/chain/attestation.ts'
-import type { Attestation } from '../../core/chain/types.ts'
+import type { Attestation, Block } from '../../core/chain/types.ts'
 import type { EntropyDraw } from '../../core/services.ts'
 import { assembleBlock, fitToBudget, templateBudget } from '../../core/chain/template.ts'
 import { blockSize } from '../../core/chain/block-size.ts'
@@ -173,7 +173,7 @@ export class Miner implements MinerService {
     }
     this.#blocksMined++
     this.#o.hooks.blockMined.call(block)
-    this.#o.logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, difficulty: block.difficulty, source: draw.source }, 'mined block')
+    this.#o.logger.info(minedBlockLogFields(block, draw.source), 'mined block')
   }
 
   /**
@@ -219,4 +219,10 @@ export class Miner implements MinerService {
       this.#hashWindowStart = Date.now()
     }
   }
+}
+
+/** The "mined block" log line: txs counts every transaction, the coinbase included, exactly
+ *  as the explorer's tx_count does, so the log and the explorer never disagree. */
+export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string } {
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source }
 }
