@@ -13,6 +13,7 @@ import { Kernel } from './kernel.ts'
 import { PluginLoadError } from './loader.ts'
 import { generateWallet, writeWalletFile } from './wallet.ts'
 import type { NetworkName } from './chain/params.ts'
+import { walletCommands, WalletCliError } from './cli-wallet.ts'
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -106,7 +107,7 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' }) as Argv<RunArgs>
 
 export function buildCli (argv: string[]): Argv {
-  return yargs(argv)
+  const cli = yargs(argv)
     .scriptName('ledger')
     .usage('$0 <command> [options]')
     .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
@@ -156,7 +157,8 @@ export function buildCli (argv: string[]): Argv {
       writeWalletFile(file, w)
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
     })
-    .demandCommand(1, 'name a command: run, entropy, bench, resync or keygen')
+  return walletCommands(cli)
+    .demandCommand(1, 'name a command: run, entropy, bench, resync, keygen, wallet or tx')
     .strict()
     .recommendCommands()
     .help()
@@ -172,7 +174,7 @@ export async function main (argv = hideBin(process.argv)): Promise<void> {
   try {
     await buildCli(argv).parseAsync()
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof PluginLoadError) {
+    if (err instanceof UsageError || err instanceof WalletCliError || err instanceof ConfigError || err instanceof PluginLoadError) {
       console.error(`ledger: ${err.message}`)
       process.exit(2)
     }
