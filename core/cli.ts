@@ -8,6 +8,7 @@ import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import type { NodeConfig, UserConfig } from './config.ts'
 import type { NetworkName } from './chain/params.ts'
+import { walletCommands, WalletCliError } from './cli-wallet.ts'
 
 // Modules a command needs are imported when it runs, not here: `ledger --help` must not load
 // every plugin, the kernel, ajv and the crypto (issue 15: 0.8 s -> under 0.25 s).
@@ -108,7 +109,7 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' }) as Argv<RunArgs>
 
 export function buildCli (argv: string[]): Argv {
-  return yargs(argv)
+  const cli = yargs(argv)
     .scriptName('ledger')
     .usage('$0 <command> [options]')
     .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
@@ -165,7 +166,8 @@ export function buildCli (argv: string[]): Argv {
       writeWalletFile(file, w)
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
     })
-    .demandCommand(1, 'name a command: run, entropy, bench, resync or keygen')
+  return walletCommands(cli)
+    .demandCommand(1, 'name a command: run, entropy, bench, resync, keygen, wallet or tx')
     .strict()
     .recommendCommands()
     .help()
@@ -187,7 +189,7 @@ export async function main (argv = hideBin(process.argv)): Promise<void> {
   try {
     await buildCli(argv).parseAsync()
   } catch (err) {
-    if (err instanceof UsageError || await isUserFixable(err)) {
+    if (err instanceof UsageError || err instanceof WalletCliError || await isUserFixable(err)) {
       console.error(`ledger: ${(err as Error).message}`)
       process.exit(2)
     }
