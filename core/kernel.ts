@@ -1,6 +1,7 @@
 // The kernel: configuration, the awilix container, the hook bus and the plugin lifecycle.
 // Start in dependency order, stop in reverse (Lodestar's node lifecycle).
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
+import { isMainThread } from 'node:worker_threads'
 import { asValue, createContainer, InjectionMode } from 'awilix'
 import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
@@ -59,12 +60,22 @@ export class Kernel {
 
   /** Loads, orders and registers every enabled plugin; nothing listens yet. */
   async boot (): Promise<void> {
-    mkdirSync(this.config.dataDir, { recursive: true })
+    this.#ownerOnlyFiles()
     const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
     for (const manifest of this.plugins) await this.#register(manifest)
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir }, `loaded ${this.plugins.length} plugins`)
+  }
+
+  /** The data dir holds wallet seeds, keys and the admin password: everything in it is
+   *  created owner-only (0700 / 0600). RocksDB and the other writers create their files under
+   *  the process umask, so the node sets it, as bitcoind does. */
+  #ownerOnlyFiles (): void {
+    if (isMainThread) process.umask(0o077)
+    mkdirSync(this.config.dataDir, { recursive: true, mode: 0o700 })
+    const loose = statSync(this.config.dataDir).mode & 0o077
+    if (loose !== 0) this.logger.warn({ dataDir: this.config.dataDir, mode: (statSync(this.config.dataDir).mode & 0o777).toString(8) }, 'the data dir is open to other users; chmod 700 it')
   }
 
   async #register (manifest: PluginManifest): Promise<void> {
