@@ -35,9 +35,9 @@ export class RocksStore implements KvStore {
     // The binding compresses the WAL with ZSTD by default, on the writing thread: ~25 ms of a
     // block of 100 transfers' connect time. Tables are still compressed, in the background.
     // owner-only whatever the umask: RocksDB would create the directory 0755 & ~umask
-    mkdirSync(location, { recursive: true, mode: 0o700 })
     const db = new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer', walCompression: false } as object) as unknown as RawDb
     try {
+      mkdirSync(location, { recursive: true, mode: 0o700 })
       await db.open()
     } catch (err) {
       // abstract-level reports "Database is not open" and keeps RocksDB's reason in `cause`
