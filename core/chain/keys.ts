@@ -10,6 +10,12 @@ export const chainKey = {
   /** one transaction of a stored block body (block-body.ts) */
   blockTx: (hash: string, index: number) => `bx:${hash}:${idx(index)}`,
   blockMeta: (hash: string) => `bm:${hash}`,
+  /** the 272 header bytes of a stored block (served to syncing peers without reading bodies) */
+  header: (hash: string) => `hd:${hash}`,
+  /** side blocks by height, so those too far below the tip to ever win are pruned */
+  sideBlock: (height: number, hash: string) => `sd:${padHeight(height)}:${hash}`,
+  sideBlockPrefix: () => 'sd:',
+  sideBlockBelow: (height: number) => `sd:${padHeight(height)}:`,
   mainHash: (height: number) => `h:${padHeight(height)}`,
   mainHashPrefix: () => 'h:',
   undo: (hash: string) => `u:${hash}`,

@@ -11,7 +11,7 @@ import type { ApprovedUser } from '../../core/accounts/types.ts'
 import { AccountError, AccountErrorCode, toHttpError } from '../../core/accounts/errors.ts'
 import { cameOverHttps } from '../../core/http-guards.ts'
 import type { ClientRateLimit } from '../../core/http-guards.ts'
-import { clearSessionCookie, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
+import { clearSessionCookie, requestUser, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
 import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
 import { sendMessage } from './send.ts'
 import type { SendDeps } from './send.ts'
@@ -44,10 +44,15 @@ function bodyDoc (fields: Record<string, string>): { description: string } {
 const tags = ['messenger']
 const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
 
+/** SPEC 7 text for a blocked name; a cookie a block ended gets it too (403), so the page can
+ *  tell its user their access was revoked instead of showing a signup form */
+const REVOKED = 'this name has been blocked'
+
 export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
   const user = sessionUser(accounts, request)
-  if (user === undefined) throw new HttpError(401, NO_SESSION)
-  return user
+  if (user !== undefined) return user
+  if (accounts.revokedSession(sessionTokenOf(request)) !== undefined) throw new HttpError(403, REVOKED)
+  throw new HttpError(401, NO_SESSION)
 }
 
 async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
@@ -111,7 +116,28 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     return { status: 'ok' }
   })
 
-  app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
+  // Lets a page learn whether it is signed in without a 401 in the browser console: every
+  // outcome is a 200. `revoked` says a block ended this cookie's session.
+  app.get('/api/session', {
+    schema: {
+      tags,
+      summary: 'whether this request carries a live session (cookie) or a playground API token; always 200',
+      response: {
+        200: {
+          type: 'object',
+          properties: { signed_in: { type: 'boolean' }, name: { type: ['string', 'null'] }, via: { type: ['string', 'null'], enum: ['session', 'token', null] }, revoked: { type: 'boolean' } }
+        }
+      }
+    }
+  }, async (request) => {
+    const bySession = sessionUser(accounts, request)
+    if (bySession !== undefined) return { signed_in: true, name: bySession.name, via: 'session', revoked: false }
+    const byToken = requestUser(accounts, request, 'playground')
+    if (byToken !== undefined) return { signed_in: true, name: byToken.name, via: 'token', revoked: false }
+    return { signed_in: false, name: null, via: null, revoked: accounts.revokedSession(sessionTokenOf(request)) !== undefined }
+  })
+
+  app.get('/api/me', { schema: { tags, summary: 'the logged-in user (403 when a block ended this session)', response: { 401: errorSchema, 403: errorSchema } } }, async (request) => {
     const user = requireSession(accounts, request)
     return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance) }
   })
@@ -121,7 +147,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       tags,
       summary: 'send a chat message: a zero-amount transfer to yourself signed with your wallet, text in data.memo',
       body: bodyDoc({ text: '1-512 chars' }),
-      response: { 400: errorSchema, 401: errorSchema, 429: errorSchema }
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request) => {
     const user = requireSession(accounts, request)
