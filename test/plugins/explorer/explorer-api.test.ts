@@ -76,6 +76,10 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal(b.merkle_root, b1.merkle_root)
     t.equal(b.nonce, b1.nonce)
     t.equal(b.qrng_attestation_present, true)
+    t.same(b.quantum_signature, b1.quantum_signature, 'the whole envelope, as hashed into the header')
+    t.equal(b.entropy_verifiable, true)
+    t.same(b.beacon_rounds, b1.quantum_signature!.qrng_attestation.beacons.map((e) => ({ source: e.source, round: e.round })))
+    t.equal(b.beacon_rounds[0].source, 'beacon-devnet')
     t.equal(b.transactions.length, 2)
     for (const tx of b.transactions) checkShape(t, tx, DECODED_TX, `tx ${tx.kind}`)
     const [coinbase, transfer] = b.transactions
@@ -96,6 +100,9 @@ t.test('explorer API on a small chain', async (t) => {
 
     const genesis = (await node.get('/api/explorer/block/0')).json()
     t.equal(genesis.qrng_attestation_present, false)
+    t.equal(genesis.quantum_signature, null)
+    t.equal(genesis.entropy_verifiable, false)
+    t.same(genesis.beacon_rounds, [])
     const kinds = genesis.transactions.map((x: { kind: string }) => x.kind)
     t.same(new Set(kinds), new Set(['genesis']))
     const premine = genesis.transactions.find((x: { recipient: string }) => x.recipient === FOUNDATION_ADDRESS)
