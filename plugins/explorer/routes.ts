@@ -28,6 +28,7 @@ export const EXPLORER_ROUTES = [
   '/api/explorer/stats',
   '/api/explorer/blocks',
   '/api/explorer/block/:height',
+  '/api/explorer/block/:height/raw',
   '/api/explorer/tx/:tx_id',
   '/api/explorer/address/:address',
   '/api/receipt/:tx_id',
@@ -72,6 +73,22 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
     }
   }, async (request) => {
     const block = await blockAtHeight(ctx, heightOf((request.params as { height: string }).height))
+    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    return block
+  })
+
+  // the block exactly as gossiped and stored (SPEC 2.3 wire form): what `ledger verify` and
+  // anyone else re-checks (header hash, PoW, merkle root, attestation, beacon signatures)
+  app.get('/api/explorer/block/:height/raw', {
+    schema: {
+      tags,
+      summary: 'one block as stored and gossiped, raw transactions and attestation envelope included',
+      params: pathParam('height', 'block height (integer)'),
+      response: { 200: { type: 'object', additionalProperties: true }, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const height = heightOf((request.params as { height: string }).height)
+    const block = Number.isSafeInteger(height) && height >= 0 ? await ctx.chain.getBlockByHeight(height) : undefined
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
     return block
   })
