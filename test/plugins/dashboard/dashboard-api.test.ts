@@ -109,7 +109,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     t.same(q.beacons.map((b: { id: string }) => b.id), ['beacon-default', 'beacon-devnet', 'beacon-fastnet'])
     const devnet = q.beacons.find((b: { id: string }) => b.id === 'beacon-devnet')
     t.same(devnet, { id: 'beacon-devnet', scheme: DEVNET_BEACON.pin.scheme, public_key: DEVNET_BEACON.pin.publicKey, period: 3, genesis_time: DEVNET_BEACON.pin.genesisTime, chain_hash: DEVNET_BEACON.pin.chainHash })
-    t.match(q.beacons.find((b: { id: string }) => b.id === 'beacon-default'), { scheme: 'pedersen-bls-chained', period: 30, genesis_time: 1595431050 })
+    t.match(q.beacons.find((b: { id: string }) => b.id === 'beacon-default'), { scheme: 'pedersen-bls-chained', period: 30 })
     const random = await node.get('/api/qrng/random?n=8')
     t.equal(random.statusCode, 404)
     t.same(random.json(), { error: 'no entropy provider loaded' })

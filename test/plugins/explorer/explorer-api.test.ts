@@ -67,6 +67,24 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal((await node.get('/api/explorer/blocks?limit=1000')).json().pagination.limit, 100, 'limit clamped to 100')
   })
 
+  t.test('raw blocks, trusted beacons and the verifier modules the page loads', async (t) => {
+    const raw = await node.get('/api/explorer/block/1/raw')
+    t.equal(raw.statusCode, 200)
+    t.same(raw.json(), JSON.parse(JSON.stringify(b1)), 'the block exactly as stored and gossiped')
+    t.equal((await node.get('/api/explorer/block/999/raw')).statusCode, 404)
+    t.equal((await node.get('/api/explorer/block/x/raw')).statusCode, 400)
+    const beacons = (await node.get('/api/explorer/beacons')).json().beacons as Array<{ id: string; public_key: string }>
+    t.same(beacons.map((b) => b.id), ['beacon-default', 'beacon-devnet', 'beacon-fastnet'])
+    const mod = await node.get('/explorer/vendor/noble-curves/bls12-381.js')
+    t.equal(mod.statusCode, 200)
+    t.match(mod.headers['content-type'], /^text\/javascript/)
+    t.match(mod.body, /from '\/explorer\/vendor\/noble-hashes\/sha2\.js'/, 'bare @noble/hashes specifiers point at the served copy')
+    t.notMatch(mod.body, /from '@noble\/hashes\//)
+    for (const bad of ['/explorer/vendor/noble-curves/../package.json', '/explorer/vendor/noble-curves/%2e%2e/%2e%2e/package.json', '/explorer/vendor/left-pad/index.js', '/explorer/vendor/noble-curves/nope.js', '/explorer/vendor/noble-curves/package.json']) {
+      t.equal((await node.get(bad)).statusCode, 404, bad)
+    }
+  })
+
   t.test('block detail with decoded transactions', async (t) => {
     const res = await node.get('/api/explorer/block/1')
     t.equal(res.statusCode, 200)
