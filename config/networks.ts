@@ -24,6 +24,13 @@ const common = {
   maxSupplyCoin: 21_000_000,
   minFeeCoin: 0.0001,
   maxTxPerBlock: 100,
+  // Consensus limits on bytes and work (issue 12; sizing in docs/chain.md). Each sits below
+  // the next: transaction < block < gossip message (4 MiB) < sync frame (8 MiB).
+  maxTxBytes: 300 * 1024,
+  maxBlockBytes: 2 * 1024 * 1024,
+  blockGasLimit: 20_000_000,
+  maxTxLogBytes: 64 * 1024,
+  maxBlockLogBytes: 512 * 1024,
   maxReorgDepth: 100,
   maxFutureDrift: 120,
   attestationMaxSkew: 60,

@@ -71,7 +71,11 @@ export interface PeerService {
   syncState(): SyncState
 }
 
-export interface NameDirectory { nameOf(address: string): string | null }
+export interface NameDirectory {
+  nameOf(address: string): string | null
+  /** the wallet address of an approved user by name (any case), or null */
+  addressOf?(name: string): string | null
+}
 
 export interface Services {
   // kernel

@@ -16,6 +16,9 @@ import type { BeaconPin } from '../../config/entropy-sources.ts'
 import type { NetworkParams } from './params.ts'
 import type { Attestation, BeaconEvidence, Block } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
+// the envelope's key lists are the block format's (shape.ts); checked again here for callers
+// that verify an envelope without checkBlockFormat (the miner, ledger verify's unit tests)
+import { ATTESTATION_KEYS, BEACON_KEYS, HEALTH_KEYS } from './shape.ts'
 
 const HEX32 = /^[0-9a-f]{64}$/
 const HEX = /^[0-9a-f]+$/
@@ -23,11 +26,6 @@ const HEX = /^[0-9a-f]+$/
 export const ATTESTATION_VERSION = 2
 /** domain separation of the v2 derivation: mix = SHA3-512(domain ‖ randomness… ‖ local_entropy) */
 export const ENTROPY_DOMAIN = 'ledger-entropy-v2'
-/** the keys a v2 envelope may carry (signature and public_key optional); any other is refused */
-export const ATTESTATION_KEYS = ['version', 'entropy_seed', 'entropy_proof', 'commitment', 'source', 'device_id', 'proof_type', 'health', 'beacons', 'local_entropy', 'signature', 'public_key'] as const
-export const HEALTH_KEYS = ['monobit_ratio', 'fano_factor', 'pool_size', 'timestamp'] as const
-/** the keys of one beacon evidence entry (previous_signature for chained schemes only) */
-export const BEACON_EVIDENCE_KEYS = ['source', 'round', 'signature', 'randomness', 'previous_signature'] as const
 /** the most beacon rounds a block is read for before its own validation (sync batching) */
 const MAX_BEACONS_PER_BLOCK = 4
 /** a claimed health statistic may differ from the recomputed one by float noise, nothing more */
@@ -95,7 +93,7 @@ function checkShape (env: Attestation): void {
   if (!Array.isArray(env.beacons)) reject(BlockErrorCode.ATTESTATION_MALFORMED, 'beacons must be a list')
   env.beacons.forEach((b: unknown, i) => {
     if (!isObject(b)) reject(BlockErrorCode.ATTESTATION_MALFORMED, `beacons[${i}] must be an object`)
-    const extra = Object.keys(b).find((k) => !(BEACON_EVIDENCE_KEYS as readonly string[]).includes(k))
+    const extra = Object.keys(b).find((k) => !(BEACON_KEYS as readonly string[]).includes(k))
     if (extra !== undefined) reject(BlockErrorCode.ATTESTATION_MALFORMED, `beacons[${i}] has unknown field '${extra.slice(0, 64)}'`)
     if (typeof b.source !== 'string' || !Number.isSafeInteger(b.round) || (b.round as number) < 1 ||
         typeof b.signature !== 'string' || typeof b.randomness !== 'string' ||

@@ -31,6 +31,19 @@ export interface NetworkParams {
   maxSupplyCoin: number
   minFeeCoin: number
   maxTxPerBlock: number
+  /**
+   * Largest serialized block (blockSize in block-size.ts), bytes. Below the p2p gossip
+   * message limit (4 MiB) and the sync frame (8 MiB), so every valid block can travel.
+   */
+  maxBlockBytes: number
+  /** largest serialized transaction (txSize), bytes; a block must hold several */
+  maxTxBytes: number
+  /** sum of the gas_limit of a block's contract transactions; also caps one transaction's gas_limit */
+  blockGasLimit: number
+  /** log bytes (20 address + 32 per topic + data) one transaction may emit */
+  maxTxLogBytes: number
+  /** log bytes all transactions of a block together may emit */
+  maxBlockLogBytes: number
   maxReorgDepth: number
   /** attestation source ids this chain accepts (atomic ids and aggregator compositions) */
   trustedSources: string[]

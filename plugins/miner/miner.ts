@@ -9,9 +9,10 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/services.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { buildAttestation, verifyAttestation } from '../../core/chain/attestation.ts'
-import type { Attestation } from '../../core/chain/types.ts'
+import type { Attestation, Block } from '../../core/chain/types.ts'
 import type { EntropyDraw } from '../../core/services.ts'
-import { assembleBlock } from '../../core/chain/template.ts'
+import { assembleBlock, fitToBudget, templateBudget } from '../../core/chain/template.ts'
+import { blockSize } from '../../core/chain/block-size.ts'
 import { BlockError } from '../../core/chain/errors.ts'
 import { healthViolation } from '../../core/entropy/health.ts'
 import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
@@ -129,22 +130,22 @@ export class Miner implements MinerService {
     this.#haltedReason = null
     this.#running = true
     this.#lastSource = draw.source
+    const difficulty = chain.nextDifficulty()
+    const supply = chain.totalSupply()
+    // filled by count, bytes and gas; the budget is taken again after the hook, which may
+    // have changed the transactions or the header
+    const budget = templateBudget(params, { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation })
     const template = this.#o.hooks.miningTemplate.call({
       height: parent.height + 1,
       previousHash: parent.hash,
-      transactions: this.#o.mempool.select(params.maxTxPerBlock),
-      difficulty: chain.nextDifficulty(),
+      transactions: this.#o.mempool.select(budget.count, budget),
+      difficulty,
       timestamp
     })
-    const { block, prefix } = assembleBlock(params, {
-      parent,
-      miner: this.#o.payout.address,
-      transactions: template.transactions.slice(0, params.maxTxPerBlock),
-      timestamp: template.timestamp,
-      difficulty: template.difficulty,
-      supply: chain.totalSupply(),
-      attestation
-    })
+    const header = { parent, miner: this.#o.payout.address, timestamp: template.timestamp, difficulty: template.difficulty, supply, attestation }
+    const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(template.transactions, templateBudget(params, header)) })
+    const size = blockSize(block)
+    if (size > params.maxBlockBytes) throw new Error(`template of ${size} bytes exceeds the ${params.maxBlockBytes}-byte block limit`)
 
     const abort = new AbortController()
     this.#tipAbort = abort
@@ -172,7 +173,7 @@ export class Miner implements MinerService {
     }
     this.#blocksMined++
     this.#o.hooks.blockMined.call(block)
-    this.#o.logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, difficulty: block.difficulty, source: draw.source }, 'mined block')
+    this.#o.logger.info(minedBlockLogFields(block, draw.source), 'mined block')
   }
 
   /**
@@ -218,4 +219,10 @@ export class Miner implements MinerService {
       this.#hashWindowStart = Date.now()
     }
   }
+}
+
+/** The "mined block" log line: txs counts every transaction, the coinbase included, exactly
+ *  as the explorer's tx_count does, so the log and the explorer never disagree. */
+export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string } {
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source }
 }
