@@ -7,7 +7,9 @@ import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRoot } from './merkle.ts'
 import { BinaryJsonError } from './binary-json.ts'
-import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
+import { checkEnvelopePresent, checkAttestation, verifyAttestation } from './attestation.ts'
+import type { PendingPairing } from './attestation.ts'
+import type { Attestation } from './types.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
@@ -79,9 +81,14 @@ export interface HeaderContext {
   expectedDifficulty: number
   now: number
   powCore: CoreKind
+  /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
+  deferPairings?: boolean
 }
 
-export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): void {
+/** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
+export interface DeferredPairings { env: Attestation; pending: PendingPairing[] }
+
+export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): DeferredPairings | null {
   if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
@@ -106,5 +113,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
   if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (ctx.deferPairings === true) return checkAttestation(params, block)
   verifyAttestation(params, block)
+  return null
 }
