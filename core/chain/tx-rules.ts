@@ -14,7 +14,7 @@ import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES } from '../crypto/mldsa.ts'
 
 export const MAX_MEMO_CHARS = 512
 export const MAX_DATA_BYTES = 256 * 1024
-/** one transaction's gas_limit; a network's blockGasLimit caps it further (never below two such transactions) */
+/** the most gas one transaction may reserve; a network whose blockGasLimit is lower caps it there */
 export const MAX_GAS_LIMIT = 10_000_000
 const HEX_RE = /^[0-9a-f]*$/
 // signatures are 9 KB of hex: the native round trip for even lengths, the regex for the rest

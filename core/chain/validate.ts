@@ -59,7 +59,7 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
     if (Array.isArray(tx)) reject(BlockErrorCode.BAD_FORMAT, `transaction ${i} must be an object`)
     onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
   })
-  if (b.quantum_signature !== null && (!isRecord(b.quantum_signature))) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+  if (b.quantum_signature !== null && !isRecord(b.quantum_signature)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
   if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
