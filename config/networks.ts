@@ -1,6 +1,6 @@
 // Network parameter sets and genesis allocations (DESIGN 3).
 import type { NetworkName, NetworkParams } from '../core/chain/params.ts'
-import { aggregatorCompositions } from './entropy-sources.ts'
+import { aggregatorCompositions, ENTROPY_SOURCE_REGISTRY } from './entropy-sources.ts'
 
 export const FOUNDATION_ADDRESS = '34378b1ba5be9d0999acd60be3a8a1f1'
 
@@ -34,13 +34,17 @@ const common = {
   maxReorgDepth: 100,
   maxFutureDrift: 120,
   attestationMaxSkew: 60,
-  healthBounds
+  healthBounds,
+  sourceRegistry: ENTROPY_SOURCE_REGISTRY,
+  beaconWindow: { before: 60, after: 5 }
 }
 
 // The testnet trusts the self-hosted source (it must mine offline) and every composition the
 // built-in aggregator can report from the registered active sources; mainnet never trusts self-hosted.
 const testnetSources = ['beacon-default', 'beacon-fastnet', 'self-hosted']
 const mainnetSources = ['beacon-default', 'beacon-fastnet']
+// devnet signs its own beacon (beacon-devnet) and requires it, so every devnet block is verifiable offline
+const devnetSources = ['beacon-devnet', 'beacon-default', 'beacon-fastnet', 'self-hosted']
 
 export const NETWORKS: Record<NetworkName, NetworkParams> = {
   testnet: {
@@ -60,7 +64,9 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 6,
     fixedDifficulty: false,
     paceBlocks: false,
-    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0']
+    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0'],
+    // self-hosted blocks (no beacon answered) are accepted and shown as unverifiable
+    minBeacons: 0
   },
   mainnet: {
     ...common,
@@ -79,7 +85,8 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 8,
     fixedDifficulty: false,
     paceBlocks: false,
-    trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)]
+    trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)],
+    minBeacons: 1
   },
   devnet: {
     ...common,
@@ -101,7 +108,8 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 2,
     fixedDifficulty: true,
     paceBlocks: true,
-    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources)]
+    trustedSources: [...devnetSources, ...aggregatorCompositions(devnetSources)],
+    minBeacons: 1
   }
 }
 

@@ -65,7 +65,9 @@ function txFail (index: number, err: unknown): never {
 function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
   o.putText(chainKey.addressTx(addr, height, index), txIdValue)
   const countKey = chainKey.addressTxCount(addr)
-  o.putBigint(countKey, o.getBigint(countKey) + 1n)
+  const count = o.getBigint(countKey)
+  o.putText(chainKey.addressTxOrdinal(addr, Number(count)), txIdValue)
+  o.putBigint(countKey, count + 1n)
 }
 
 function rememberVmAddress (o: StateOverlay, wallet: string): void {

@@ -1,5 +1,6 @@
 // Chain parameters of one network. Everything consensus-relevant that differs between
 // testnet, mainnet and devnet is here, so that no code branches on the network name.
+import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 
 export type NetworkName = 'testnet' | 'mainnet' | 'devnet'
 
@@ -51,4 +52,10 @@ export interface NetworkParams {
   /** attestation health timestamp must be within this many seconds of the block timestamp */
   attestationMaxSkew: number
   healthBounds: { monobit: [number, number]; fano: [number, number]; minPoolSize: number }
+  /** the source registry whose beacon pins this chain verifies evidence under (tests inject their own) */
+  sourceRegistry: readonly EntropySourceEntry[]
+  /** envelope v2: blocks must carry at least this many verified beacon rounds (mainnet 1; 0 accepts unverifiable blocks) */
+  minBeacons: number
+  /** a beacon round's time must lie within [timestamp − before, timestamp + after] of the block, seconds */
+  beaconWindow: { before: number; after: number }
 }

@@ -6,6 +6,7 @@ import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRoot } from './merkle.ts'
+import { BinaryJsonError } from './binary-json.ts'
 import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
@@ -63,6 +64,16 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
   if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
+/** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
+function merkleRootOrReject (block: Block): string {
+  try {
+    return merkleRoot(block.transactions)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `a transaction has no binary form: ${err.message}`)
+    throw err
+  }
+}
+
 export interface HeaderContext {
   parent: BlockMeta
   expectedDifficulty: number
@@ -94,6 +105,6 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRoot(block.transactions) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
   verifyAttestation(params, block)
 }
