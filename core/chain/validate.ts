@@ -98,7 +98,13 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
-  const size = blockSize(block)
+  let size = 0
+  try {
+    size = blockSize(block)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `the block has no binary form: ${err.message}`)
+    throw err
+  }
   if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
   const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
   if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)

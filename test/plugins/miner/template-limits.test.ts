@@ -4,7 +4,7 @@
 import t from 'tap'
 import { startTestNode } from '../../helpers/node.ts'
 import { devWallet, generateWallet, testParams, transfer } from '../../helpers/chain.ts'
-import { blockSize, txSize, TX_SEPARATOR_BYTES } from '../../../core/chain/block-size.ts'
+import { blockSize, inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
 import type { Block } from '../../../core/chain/types.ts'
 
 async function until (what: string, check: () => boolean, ms = 60_000): Promise<void> {
@@ -16,7 +16,7 @@ async function until (what: string, check: () => boolean, ms = 60_000): Promise<
 }
 
 t.test('the miner fills a block to the byte limit, then carries the rest', async (t) => {
-  const params = testParams({ maxBlockBytes: 64 * 1024 })
+  const params = testParams({ maxBlockBytes: 32 * 1024 })
   const node = await startTestNode({ plugins: ['storage', 'chain', 'entropy-aggregator', 'miner'], config: { miner: { threads: 1 } }, params, start: false })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
@@ -24,7 +24,7 @@ t.test('the miner fills a block to the byte limit, then carries the rest', async
   const dev = devWallet()
   const txs = Array.from({ length: 12 }, (_, n) => transfer(params, dev, generateWallet().address, 1, n, { data: { memo: 'w'.repeat(500) } }))
   for (const tx of txs) mempool.add(tx)
-  const backlog = txs.reduce((sum, tx) => sum + txSize(tx) + TX_SEPARATOR_BYTES, 0)
+  const backlog = txs.reduce((sum, tx) => sum + inBlockBytes(txSize(tx)), 0)
   t.ok(backlog > params.maxBlockBytes, `the backlog (${backlog} bytes) needs more than one block`)
 
   await node.kernel.start()
@@ -36,6 +36,6 @@ t.test('the miner fills a block to the byte limit, then carries the rest', async
   for (const b of withTxs) t.ok(blockSize(b) <= params.maxBlockBytes, `block ${b.height}: ${blockSize(b)} bytes, ${b.transactions.length - 1} transactions`)
   const first = withTxs[0] as Block
   const next = txs[first.transactions.length - 1]
-  t.ok(next !== undefined && blockSize(first) + txSize(next) + TX_SEPARATOR_BYTES > params.maxBlockBytes, 'the first block is full: the next transaction would not have fitted')
+  t.ok(next !== undefined && blockSize(first) + inBlockBytes(txSize(next)) > params.maxBlockBytes, 'the first block is full: the next transaction would not have fitted')
   t.equal(withTxs.reduce((n, b) => n + b.transactions.length - 1, 0), txs.length, 'each transaction mined once')
 })
