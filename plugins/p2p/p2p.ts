@@ -163,7 +163,8 @@ export class P2p implements PeerService {
       progressIntervalMs: o.progressIntervalMs,
       headersPerRequest: o.headersPerRequest,
       blocksPerRequest: o.blocksPerRequest,
-      stallMs: Math.min(o.requestTimeoutMs, 10_000)
+      // half a request's time without a block: the miner need not wait for the timeout
+      stallMs: Math.min(o.requestTimeoutMs / 2, 10_000)
     })
     this.#syncer = syncer
     const gossip = new Gossip({

@@ -142,3 +142,23 @@ t.test('a blocks response that goes on past its byte budget is malformed', async
   t.equal(victim.chain.tip().height, 0)
   t.equal(victim.p2p.syncState(), 'synced')
 })
+
+t.test('a download that stalls stops counting as syncing before the request even times out (the miner resumes)', async (t) => {
+  const victim = await startP2pNode({ p2p: { requestTimeoutMs: 4000 } }) // stall window 2 s
+  t.teardown(() => victim.stop())
+  const chain = privateChain(3)
+  const tip = chain[2] as Block
+  let withholding = false
+  const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash }), {
+    headers: serving(chain).headers,
+    blocks: async function * () {
+      withholding = true
+      await new Promise((resolve) => setTimeout(resolve, 4500))
+      withholding = false
+    }
+  })
+  await waitFor('the checked heavier headers to make the victim "syncing"', () => victim.p2p.syncState() === 'syncing')
+  await waitFor('the stalled download to stop counting as syncing', () => victim.p2p.syncState() === 'synced')
+  t.ok(withholding, 'while the body request was still pending')
+  await waitFor('the timed-out peer to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.unresponsive)
+})
