@@ -35,10 +35,14 @@ export interface ChainService {
   totalSupply(): bigint
   getBlockByHeight(height: number): Promise<Block | undefined>
   getBlockByHash(hash: string): Promise<Block | undefined>
+  /** the block's binary form (core/chain/tx-codec.ts) as a peer is sent it */
+  getBlockBinary(hash: string): Promise<Uint8Array | undefined>
   getBlockMeta(hash: string): BlockMeta | undefined
   /** main-chain block hash at a height */
   hashAtHeight(height: number): string | undefined
   getTransaction(txId: string): Promise<ConfirmedTx | undefined>
+  /** main-chain transaction ids starting with this lower-case hex prefix, at most `limit` */
+  txIdsWithPrefix(prefix: string, limit: number): Promise<string[]>
   getAccount(address: string): AccountState
   /** wallet address behind a 40-hex VM address, if the chain has seen it */
   walletOfVm(vmAddress: string): string | undefined

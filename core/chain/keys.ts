@@ -24,6 +24,9 @@ export const chainKey = {
   addressTx: (addr: string, height: number, index: number) => `ah:${addr}:${padHeight(height)}:${idx(index)}`,
   addressTxPrefix: (addr: string) => `ah:${addr}:`,
   addressTxCount: (addr: string) => `ac:${addr}`,
+  /** the n-th (0 = oldest) transaction of an address: a page of history is one range read,
+   *  whatever its offset (`ah:` would have to skip `offset` entries) */
+  addressTxOrdinal: (addr: string, n: number) => `ao:${addr}:${n.toString().padStart(16, '0')}`,
   receipt: (txId: string) => `rc:${txId}`,
   blockReceipt: (height: number, index: number) => `rb:${padHeight(height)}:${idx(index)}`,
   blockReceiptPrefix: (height: number) => `rb:${padHeight(height)}:`,

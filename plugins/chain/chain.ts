@@ -10,7 +10,8 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
 import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
-import { assembleStoredBlock, blockBodyOps, blockTxKeys } from '../../core/chain/block-body.ts'
+import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
+import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
 import { isLowerHex } from '../../core/chain/tx.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
@@ -46,6 +47,9 @@ export interface ChainOptions {
   signatureVerifier?: SignatureVerifier
   now?: () => number
 }
+
+/** Processing a block failed for a reason other than a consensus rule: retry it later. */
+export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
 
 const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockMeta => ({
   hash: block.hash,
@@ -136,6 +140,15 @@ export class Chain implements ChainService {
     return head === undefined ? undefined : assembleStoredBlock(head, this.#db.getManySync(blockTxKeys(hash, head)))
   }
 
+  /** The block's binary form (tx-codec.ts) from the stored bytes, without decoding its transactions. */
+  async getBlockBinary (hash: string): Promise<Uint8Array | undefined> {
+    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+    if (head === undefined) return undefined
+    const txs = this.#db.getManySync(blockTxKeys(hash, head))
+    if (txs.some((t) => t === undefined)) return undefined
+    return encodeBlockFromStored(headOfStored(head), txs as Buffer[])
+  }
+
   async getBlockByHeight (height: number): Promise<Block | undefined> {
     const hash = this.hashAtHeight(height)
     return hash === undefined ? undefined : await this.getBlockByHash(hash)
@@ -173,8 +186,22 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const tx = parseJson<Transaction>(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
+    const tx = storedTx(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
+  }
+
+  async txIdsWithPrefix (prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix) || limit < 1) return []
+    const out: string[] = []
+    const from = chainKey.txLocation(prefix)
+    // the index keeps side-branch entries until overwritten: only main-chain ones count, so a
+    // bounded number of keys is read past the ones that do not
+    for await (const key of this.#db.keys({ gte: from, lt: `${from}\xff`, limit: limit + 16 })) {
+      const id = key.slice(from.length - prefix.length)
+      if (this.#location(id) !== undefined) out.push(id)
+      if (out.length >= limit) break
+    }
+    return out
   }
 
   async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
@@ -182,6 +209,16 @@ export class Chain implements ChainService {
     if (norm === null) return { total: 0, txIds: [] }
     const addr = norm.address
     const total = Number(this.stateView().getBigint(chainKey.addressTxCount(addr)))
+    if (offset >= total || limit <= 0) return { total, txIds: [] }
+    // newest first: offset 0 is ordinal total-1; one range read of exactly the page
+    const newest = total - 1 - offset
+    const oldest = Math.max(0, newest - limit + 1)
+    const byOrdinal: string[] = []
+    for await (const [, v] of this.#db.entries({ gte: chainKey.addressTxOrdinal(addr, oldest), lte: chainKey.addressTxOrdinal(addr, newest), reverse: true })) {
+      byOrdinal.push(v.toString('utf8'))
+    }
+    if (byOrdinal.length === newest - oldest + 1) return { total, txIds: byOrdinal }
+    // a data dir indexed before the ordinal index existed: skip through the height index
     const txIds: string[] = []
     let skipped = 0
     const prefix = chainKey.addressTxPrefix(addr)
@@ -251,6 +288,7 @@ export class Chain implements ChainService {
         powCore: this.#opts.powCore
       })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       throw err
     }
@@ -274,6 +312,18 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /**
+   * A failure that is not a rule the block broke (a trap in the VM host, an I/O error, out of
+   * memory) says nothing about the block: it is not marked invalid and nothing is written, so
+   * it can be processed again later; the error reaches the caller as a plain Error, which p2p
+   * never holds against the peer.
+   */
+  #notProcessed (block: Block, err: unknown): BlockNotProcessedError {
+    const reason = err instanceof Error ? err.message : String(err)
+    this.#log.error({ hash: block.hash.slice(0, 16), height: block.height, err }, `block not processed (not a consensus failure, will retry): ${reason}`)
+    return new BlockNotProcessedError(`block ${block.height} could not be processed: ${reason}`, { cause: err })
   }
 
   /**
@@ -382,6 +432,7 @@ export class Chain implements ChainService {
     try {
       applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
         ...blockBodyOps(block),

@@ -4,7 +4,7 @@
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import { encodeHeader, headerParent } from './header-codec.ts'
 import { forkPoint } from './locator.ts'
-import { encodeJson, LIMITS } from './protocol.ts'
+import { LIMITS } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, StatusMessage } from './protocol.ts'
 
 export function ourStatus (chain: ChainService, version: string): StatusMessage {
@@ -47,9 +47,8 @@ export async function * blocksByHash (chain: ChainService, req: BlocksRequest, b
   let sent = 0
   for (const hash of req.hashes) {
     if (sent >= budget) return
-    const block = await chain.getBlockByHash(hash)
-    if (block === undefined) return
-    const bytes = encodeJson(block)
+    const bytes = await chain.getBlockBinary(hash)
+    if (bytes === undefined) return
     sent += bytes.length
     yield bytes
   }

@@ -10,7 +10,8 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
-import { decodeJson, encodeJson, WireError } from './protocol.ts'
+import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
+import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Topics } from './protocol.ts'
 import { PENALTY } from './misbehaviour.ts'
 
@@ -79,27 +80,27 @@ export class Gossip {
   /** A block this node produced or was handed locally: announce it. */
   announceBlock (block: Block): void {
     if (!this.#running || this.fromPeers.has(block.hash)) return
-    this.#publish(this.#o.topics.blocks, block)
+    this.#publish(this.#o.topics.blocks, encodeBlock(block))
   }
 
   /** A transaction admitted locally (API, wallet, reorg return): announce it. */
   announceTx (tx: Transaction): void {
     if (!this.#running || this.#admittingFromPeer || this.#o.mempool === undefined) return
-    this.#publish(this.#o.topics.txs, tx)
+    this.#publish(this.#o.topics.txs, encodeTx(tx))
   }
 
-  #publish (topic: string, value: unknown): void {
-    this.#o.pubsub.publish(topic, encodeJson(value)).catch((err: unknown) => {
+  #publish (topic: string, bytes: Uint8Array): void {
+    this.#o.pubsub.publish(topic, bytes).catch((err: unknown) => {
       this.#o.logger.debug({ topic, err: (err as Error).message }, 'gossip publish failed')
     })
   }
 
-  #decode (peerId: string, msg: Message, what: string): unknown {
+  #decode (peerId: string, msg: Message, what: 'block' | 'transaction'): unknown {
     try {
-      return decodeJson(msg.data)
+      return what === 'block' ? decodeBlockFrame(msg.data) : decodeTxFrame(msg.data)
     } catch (err) {
       if (!(err instanceof WireError)) throw err
-      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is not JSON`)
+      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is malformed: ${err.message}`)
       return undefined
     }
   }

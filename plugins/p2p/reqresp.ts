@@ -6,7 +6,7 @@ import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { readFrames, writeFrame } from './framing.ts'
 import {
-  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
+  decodeBlockFrame, decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
 } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
@@ -17,8 +17,8 @@ export interface RequestHandlers {
   status(remote: StatusMessage, peerId: string): StatusMessage
   /** hex headers after the fork point of the locator, oldest first */
   headers(req: HeadersRequest): Promise<string[]>
-  /** blocks (JSON, or its encoded bytes) in the requested order, stopping at the first one we do not have or at the byte budget */
-  blocks(req: BlocksRequest): AsyncIterable<unknown>
+  /** binary blocks in the requested order, stopping at the first one we do not have or at the byte budget */
+  blocks(req: BlocksRequest): AsyncIterable<Uint8Array>
   misbehaved(peerId: string, reason: string): void
 }
 
@@ -87,10 +87,10 @@ export class ReqRespClient {
     return headers
   }
 
-  /** Decoded JSON of each block sent (maybe fewer than asked: the byte budget); shapes are for the caller to check. */
+  /** Each block sent (maybe fewer than asked: the byte budget), decoded from its binary form; shapes are for the caller to check. */
   async blocks (peerId: string, hashes: string[]): Promise<unknown[]> {
     const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
-    return frames.map(decodeJson)
+    return frames.map(decodeBlockFrame)
   }
 
   /** `budget`: a frame may start only while the response holds fewer bytes (so at most budget + one frame) */
