@@ -8,8 +8,9 @@ import crypto from 'node:crypto'
 import { NETWORKS } from '../../config/networks.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { nodeVersion } from '../../core/version.ts'
-import type { Block } from '../../core/chain/types.ts'
-import { mineBlock } from '../helpers/chain.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import { devWallet, generateWallet, mineBlock, transfer } from '../helpers/chain.ts'
+import { encodeBlock } from '../../core/chain/tx-codec.ts'
 import type { ParentRef } from '../helpers/chain.ts'
 import { waitUntil } from '../plugins/p2p/fixtures/processes.ts'
 import type { NodeProcess } from '../plugins/p2p/fixtures/processes.ts'
@@ -28,11 +29,11 @@ function status (over: Partial<StatusMessage> = {}): StatusMessage {
 }
 
 /** `n` blocks on genesis at the network's difficulty: a few hundred hashes each. */
-function genesisFork (n: number, seed: number): Block[] {
+function genesisFork (n: number, seed: number, txs: Transaction[] = []): Block[] {
   const out: Block[] = []
   let parent: ParentRef = { hash: genesis.hash, height: 0, timestamp: genesis.timestamp }
   for (let i = 0; i < n; i++) {
-    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 + seed / 1000, difficulty: params.initialDifficulty })
+    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 + seed / 1000, difficulty: params.initialDifficulty, txs: i === 0 ? txs : [] })
     out.push(b)
     parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
   }
@@ -41,7 +42,7 @@ function genesisFork (n: number, seed: number): Block[] {
 
 const stored = async (n: NodeProcess, hash: string): Promise<string | null> => ((await n.request('GET', `/meta/${hash}`)).json as { status: string | null }).status
 
-t.test('a cheap side branch off genesis is never stored: gossiped padded, or offered for sync', async (t) => {
+t.test('a cheap side branch off genesis is never stored: gossiped full of data, or offered for sync', async (t) => {
   const pair = await startHonestPair(t, { height: params.maxReorgDepth + 5, intervalMs: 50 })
   const { victim, follower } = pair
   // Sync path: a heavy claim backed by headers that fork at genesis, far below the reorg limit.
@@ -54,18 +55,22 @@ t.test('a cheap side branch off genesis is never stored: gossiped padded, or off
   await waitUntil('the victim to refuse the branch at its headers and penalize the claim', async () => ((await victim.state()).peers.find((p) => p.peer_id === rogue.peerId)?.score ?? 0) >= 10)
   t.equal(bodyRequests, 0, 'headers-first: no body of a branch that can never win was requested')
 
-  // Gossip path: children of genesis padded to 2 MiB, each distinct, until the sender is cut off.
-  const pad = 'x'.repeat(2 * MiB)
+  // Gossip path: valid children of genesis filled to ~1.7 MB with the pre-funded devnet
+  // account's transfers (large calldata), each distinct, until the sender is cut off.
+  const dev = devWallet()
+  const to = generateWallet().address
+  const fill = Array.from({ length: 14 }, (_, nonce) => transfer(params, dev, to, 1, nonce, { fee: 1, data: { calldata: 'ab'.repeat(120 * 1024) } }))
   const sent: string[] = []
   for (let i = 1; i <= 20; i++) {
-    const [b] = genesisFork(1, i)
-    const bytes = Buffer.from(JSON.stringify({ ...(b as Block), pad }))
+    const [b] = genesisFork(1, i, fill)
+    const bytes = encodeBlock(b as Block)
+    t.ok(bytes.length > MiB, 'a block of over a megabyte')
     try { await rogue.publishBlockBytes(bytes) } catch { break } // no one listens any more: banned
     sent.push((b as Block).hash)
     if ((await victim.state()).bans.some((ban) => ban.peer_id === rogue.peerId)) break
   }
   await waitUntil('the victim to ban the sender', async () => (await victim.state()).bans.some((b) => b.peer_id === rogue.peerId))
-  t.ok(sent.length < 20, `the sender was cut off after ${sent.length} padded blocks`)
+  t.ok(sent.length < 20, `the sender was cut off after ${sent.length} big blocks`)
   for (const hash of [...sent, ...fork.map((b) => b.hash)]) {
     t.equal(await stored(victim, hash), null, 'not stored by the victim')
     t.equal(await stored(follower, hash), null, 'not relayed to the follower')

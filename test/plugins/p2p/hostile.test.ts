@@ -15,9 +15,9 @@ import type { ParentRef } from '../../helpers/chain.ts'
 import { nodeVersion } from '../../../core/version.ts'
 import type { StatusMessage } from '../../../plugins/p2p/protocol.ts'
 import type { Block } from '../../../core/chain/types.ts'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 
 const shortReorgs = testParams({ maxReorgDepth: 3 })
-const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
 
 function refAt (n: P2pTestNode, height: number): ParentRef {
   const meta = n.chain.getBlockMeta(n.chain.hashAtHeight(height) ?? '')
@@ -49,7 +49,7 @@ const serving = (blocks: Block[], perResponse = Infinity): RogueServes => ({
     for (const hash of req.hashes) {
       const b = blocks.find((x) => x.hash === hash)
       if (b === undefined || n++ >= perResponse) return
-      yield b
+      yield encodeBlock(b)
     }
   }
 })
@@ -66,13 +66,13 @@ t.test('gossiped side blocks that cannot win are neither stored nor relayed, and
 
   const g = genesisBlock(params)
   const stale = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { timestamp: g.timestamp + 1 }) // forks 5 below the tip, limit 3
-  await rogue.publishBlockBytes(json(stale))
+  await rogue.publishBlockBytes(encodeBlock(stale))
   await waitFor('the stale block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock)
   const light = mineBlock(params, refAt(a, 3), { timestamp: refAt(a, 3).timestamp + 0.5 }) // height 4 < tip 5
-  await rogue.publishBlockBytes(json(light))
+  await rogue.publishBlockBytes(encodeBlock(light))
   await waitFor('the light block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock + PENALTY.lightBlock)
   const rival = mineBlock(params, refAt(a, 4), { timestamp: refAt(a, 4).timestamp + 0.5 }) // height 5: equal work, a fair race
-  await rogue.publishBlockBytes(json(rival))
+  await rogue.publishBlockBytes(encodeBlock(rival))
   await waitFor('the rival to be stored as a side block', () => a.chain.getBlockMeta(rival.hash)?.status === 'side')
   await waitFor('the rival to be relayed to b', () => b.chain.getBlockMeta(rival.hash)?.status === 'side')
   t.equal(a.p2p.score(rogue.peerId), PENALTY.staleBlock + PENALTY.lightBlock, 'a fair race costs nothing')
