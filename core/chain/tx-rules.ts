@@ -55,14 +55,14 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   const extraData = unknownKey(tx.data, TX_DATA_KEYS)
   if (extraData !== undefined) bad(unknownKeyMessage('data', extraData))
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
-  const size = txSize(tx)
-  if (size > params.maxTxBytes) bad(`transaction is ${size} bytes, more than the ${params.maxTxBytes}-byte limit`)
   try {
-    encodeTx(tx) // its merkle leaf and stored form (docs/chain.md, "Binary encoding")
+    encodeTx(tx) // first, since the size is measured on it too: its merkle leaf and stored form (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
   }
+  const size = txSize(tx)
+  if (size > params.maxTxBytes) bad(`transaction is ${size} bytes, more than the ${params.maxTxBytes}-byte limit`)
   let amount: bigint
   let fee: bigint
   try {

@@ -76,10 +76,18 @@ t.test('the session cookie is Secure when the request came over HTTPS', async (t
     t.teardown(() => node.stop())
     t.equal((await login(node, { 'x-forwarded-proto': 'https' }))?.secure, true)
     t.not((await login(node, {}))?.secure, true, 'plain HTTP: not Secure (the browser would drop it)')
+    // the proxy rewrote Host to the node's own address; X-Forwarded-Host carries the public name
+    const forwarded = { host: '127.0.0.1:8081', 'x-forwarded-host': 'chat.example.org', 'x-forwarded-proto': 'https' }
+    const viaProxy = await node.app.inject({ method: 'POST', url: '/api/signup', headers: { ...forwarded, origin: 'https://chat.example.org' }, payload: { name: 'proxied' } })
+    t.equal(viaProxy.statusCode, 200, 'the public origin matches the forwarded host')
+    const foreign = await node.app.inject({ method: 'POST', url: '/api/signup', headers: { ...forwarded, origin: 'https://evil.example' }, payload: { name: 'proxied2' } })
+    t.equal(foreign.statusCode, 403)
   })
   await t.test('without trustProxy the header is ignored', async (t) => {
     const node = await startChatNode()
     t.teardown(() => node.stop())
     t.not((await login(node, { 'x-forwarded-proto': 'https' }))?.secure, true)
+    const forged = await node.app.inject({ method: 'POST', url: '/api/signup', headers: { host: '127.0.0.1:8081', 'x-forwarded-host': 'evil.example', origin: 'https://evil.example' }, payload: { name: 'forged' } })
+    t.equal(forged.statusCode, 403, 'an untrusted X-Forwarded-Host does not make a foreign origin ours')
   })
 })
