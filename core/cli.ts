@@ -1,7 +1,7 @@
 // The `ledger` command line (yargs). Every `run` flag is also settable in ledger.config.ts;
 // flags win. Errors a user can fix print one line and exit 2, never a stack trace.
 import path from 'node:path'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import type { Argv } from 'yargs'
@@ -9,6 +9,10 @@ import { hideBin } from 'yargs/helpers'
 import { ConfigError, loadConfigFile, resolveConfig, defaultDataDir } from './config.ts'
 import type { NodeConfig, UserConfig } from './config.ts'
 import { createLogger } from './logger.ts'
+import { watchForStop } from './lifecycle.ts'
+import { resync, ResyncRefused } from './resync.ts'
+import type { StopReason } from './lifecycle.ts'
+import { removeCreatedSince, snapshotDataDir } from './data-dir-guard.ts'
 import { Kernel } from './kernel.ts'
 import { PluginLoadError } from './loader.ts'
 import { generateWallet, writeWalletFile } from './wallet.ts'
@@ -76,18 +80,28 @@ async function runNode (a: RunArgs): Promise<void> {
   const logger = createLogger(config.logLevel)
   const kernel = new Kernel(config, logger)
   let stopping = false
-  const shutdown = (signal: string): void => {
+  const shutdown = (reason: StopReason): void => {
     if (stopping) return
     stopping = true
-    logger.info({ signal }, 'shutting down')
+    logger.info({ reason }, 'shutting down')
     const hard = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
     hard.unref()
     kernel.stop().then(() => { logger.flush?.(); process.exit(0) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
   }
-  process.on('SIGINT', () => shutdown('SIGINT'))
-  process.on('SIGTERM', () => shutdown('SIGTERM'))
-  await kernel.boot()
-  await kernel.start()
+  watchForStop(shutdown)
+  const before = snapshotDataDir(config.dataDir)
+  try {
+    await kernel.boot()
+    await kernel.start()
+  } catch (err) {
+    // a failed start leaves nothing half-made behind for the next start to reuse
+    await kernel.stop()
+    const removed = removeCreatedSince(before)
+    if (removed.length > 0) logger.info({ removed }, 'start failed: removed what this start created in the data dir')
+    logger.flush?.()
+    throw err
+  }
+  if (stopping) return
   logger.info({ network: config.network, dataDir: config.dataDir }, 'node running')
 }
 
@@ -139,13 +153,17 @@ export function buildCli (argv: string[]): Argv {
     })
     .command('resync', 'drop chain data only; admin state and wallets are kept', (y) => y
       .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet' })
-      .option('data-dir', { type: 'string', describe: 'node data dir [default: ~/.ledger/<network>]' }),
-    (a) => {
+      .option('data-dir', { type: 'string', describe: 'node data dir [default: ~/.ledger/<network>]' })
+      .option('yes', { type: 'boolean', default: false, describe: 'do not ask for confirmation' }),
+    async (a) => {
       const dir = path.resolve(a['data-dir'] ?? defaultDataDir(a.network as NetworkName))
-      const chainDir = path.join(dir, 'chain')
-      if (!existsSync(chainDir)) { console.log(`nothing to do: ${chainDir} does not exist`); return }
-      rmSync(chainDir, { recursive: true, force: true })
-      console.log(`removed ${chainDir}; kept ${path.join(dir, 'admin')} and ${path.join(dir, 'wallets')}. The next 'ledger run' re-syncs the chain.`)
+      const { RocksStore } = await import('../plugins/storage/rocks-store.ts')
+      try {
+        console.log(await resync({ dataDir: dir, yes: a.yes, probe: async (d) => { const db = await RocksStore.open(d); return { release: () => db.close() } } }))
+      } catch (err) {
+        if (err instanceof ResyncRefused) throw new UsageError(err.message)
+        throw err
+      }
     })
     .command('keygen', 'write a new ML-DSA-87 wallet file', (y) => y
       .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
