@@ -91,6 +91,7 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 2,
     fixedDifficulty: true,
     paceBlocks: true,
+    faucetSeed: DEVNET_DEV_ACCOUNT.seed,
     trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources)]
   }
 }

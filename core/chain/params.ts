@@ -38,4 +38,7 @@ export interface NetworkParams {
   /** attestation health timestamp must be within this many seconds of the block timestamp */
   attestationMaxSkew: number
   healthBounds: { monobit: [number, number]; fano: [number, number]; minPoolSize: number }
+  /** devnet: seed (hex) of the public pre-funded key pair the faucet pays from, so signups are
+   *  paid from block 0; elsewhere the faucet pays from the node's miner wallet. Not consensus. */
+  faucetSeed?: string
 }

@@ -12,6 +12,7 @@ export default definePlugin({
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
   provides: [],
   needs: ['accounts', 'chain', 'publicHttp'],
+  optional: ['faucet'],
   async register (ctx) {
     const creds = resolveAdminCredentials(ctx.node.dataDir, process.env, ctx.logger)
     const accounts = ctx.resolve('accounts')
@@ -22,7 +23,7 @@ export default definePlugin({
       scope.addHook('onRequest', async (request) => {
         if (!checkBasic(creds, request.headers.authorization)) throw adminAuthError()
       })
-      registerAdminRoutes(scope, { accounts, chain })
+      registerAdminRoutes(scope, { accounts, chain, faucet: ctx.tryResolve('faucet') })
       await registerAdminPage(scope)
     })
     ctx.logger.info({ user: creds.user, source: creds.source }, 'admin interface at /admin')

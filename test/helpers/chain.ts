@@ -27,7 +27,7 @@ import type { VmCoreKind } from '../../core/vm/index.ts'
 export const silentLogger = pino({ level: 'silent' })
 
 export function testParams (overrides: Partial<NetworkParams> = {}): NetworkParams {
-  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, ...overrides }
+  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, faucetSeed: undefined, ...overrides }
 }
 
 export const devWallet = (): Wallet => walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))
