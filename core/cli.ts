@@ -1,14 +1,16 @@
 // The `ledger` command line (yargs). Every `run` flag is also settable in ledger.config.ts;
 // flags win. Errors a user can fix print one line and exit 2, never a stack trace.
 import path from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { ConfigError, loadConfigFile, resolveConfig, defaultDataDir } from './config.ts'
 import type { NodeConfig, UserConfig } from './config.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, defaultLogFormat } from './logger.ts'
+import { formatSummary, startNotifier, startupSummary } from './notifier.ts'
+import { PROTOCOL_VERSION } from './version.ts'
 import { watchForStop } from './lifecycle.ts'
 import { resync, ResyncRefused } from './resync.ts'
 import type { StopReason } from './lifecycle.ts'
@@ -22,6 +24,12 @@ import { walletCommands, WalletCliError } from './cli-wallet.ts'
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 export class UsageError extends Error {}
+
+/** `ledger --version`: the package version and the protocol number peers compare */
+export function versionText (): string {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+  return `ledger-node ${pkg.version} (protocol ${PROTOCOL_VERSION}, node ${process.versions.node})`
+}
 
 interface RunArgs {
   config?: string
@@ -37,6 +45,8 @@ interface RunArgs {
   peer?: string[]
   mine?: boolean
   'log-level'?: string
+  'log-format'?: string
+  'status-interval'?: number
 }
 
 /** The config file to use: --config, else ./ledger.config.ts, else the project's own. */
@@ -57,6 +67,8 @@ export function flagOverrides (a: RunArgs): Record<string, unknown> {
   if (a.network !== undefined) o.network = a.network
   if (a['data-dir'] !== undefined) o.dataDir = a['data-dir']
   if (a['log-level'] !== undefined) o.logLevel = a['log-level']
+  if (a['log-format'] !== undefined) o.logFormat = a['log-format']
+  if (a['status-interval'] !== undefined) o.statusIntervalSeconds = a['status-interval']
   const section = (name: string, values: Record<string, unknown>): void => {
     const defined = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
     if (Object.keys(defined).length > 0) o[name] = defined
@@ -77,7 +89,7 @@ export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
 
 async function runNode (a: RunArgs): Promise<void> {
   const config = await buildNodeConfig(a)
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, undefined, config.logFormat ?? defaultLogFormat())
   const kernel = new Kernel(config, logger)
   let stopping = false
   const shutdown = (reason: StopReason): void => {
@@ -102,7 +114,11 @@ async function runNode (a: RunArgs): Promise<void> {
     throw err
   }
   if (stopping) return
-  logger.info({ network: config.network, dataDir: config.dataDir }, 'node running')
+  const summary = startupSummary(kernel)
+  // JSON logs carry it as fields for machines; a terminal gets it as lines to read
+  if ((config.logFormat ?? defaultLogFormat()) === 'json') logger.info({ summary }, 'node running')
+  else logger.info(formatSummary(summary))
+  if (config.statusIntervalSeconds > 0) startNotifier(kernel, logger, config.statusIntervalSeconds * 1000)
 }
 
 const runOptions = (y: Argv): Argv<RunArgs> => y
@@ -118,7 +134,9 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('p2p-port', { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet]' })
   .option('peer', { type: 'string', array: true, describe: 'bootstrap peer host:port or multiaddr (repeatable)' })
   .option('mine', { type: 'boolean', describe: 'mine blocks; --no-mine runs a relay / explorer node [default: true]' })
-  .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' }) as Argv<RunArgs>
+  .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' })
+  .option('log-format', { type: 'string', choices: ['json', 'pretty'], describe: 'pretty: one line per entry; json: one object per line [default: pretty on a terminal, else json]' })
+  .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' }) as Argv<RunArgs>
 
 export function buildCli (argv: string[]): Argv {
   const cli = yargs(argv)
@@ -181,7 +199,7 @@ export function buildCli (argv: string[]): Argv {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version(versionText())
     .fail((msg, err) => {
       if (err !== undefined && err !== null) throw err
       throw new UsageError(msg)
