@@ -70,7 +70,7 @@ t.test('Ctrl-C (SIGINT to the foreground process group of npx) stops the node', 
 
 t.test('SIGTERM to `npx ledger entropy` stops the aggregator', async (t) => {
   const port = await freePort()
-  const child = spawn('npx', ['--no-install', 'ledger', 'entropy', '--port', String(port), '--network', 'devnet', '--source', 'self-hosted', '--min-quorum', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('npx', ['--no-install', 'ledger', 'entropy', '--port', String(port), '--network', 'testnet', '--source', 'self-hosted', '--min-quorum', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d })
   child.stderr.setEncoding('utf8').on('data', (d: string) => { out += d })
