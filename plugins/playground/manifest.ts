@@ -11,19 +11,26 @@ import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
 export default definePlugin({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
-  provides: [],
+  provides: ['contractAbis'],
   needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'publicHttp'],
   configSchema: { properties: {}, additionalProperties: false },
   async register (ctx) {
     const app = ctx.resolve('publicHttp')
     await ensureCookieSupport(app)
+    const contracts = new ContractStore(ctx.resolve('adminDb'))
+    ctx.provide('contractAbis', { abiAt: (address) => contracts.abiAt(address) })
+    // a playground deploy's receipt names the address its ABI now belongs to (explorer logs)
+    ctx.hooks.receiptWritten.tap('playground', ({ tx_id: txId, receipt }) => {
+      if (receipt.type !== 'deploy' || !receipt.success || receipt.contract === undefined) return
+      contracts.deployed(txId, receipt.contract).catch((err: unknown) => { ctx.logger.error({ err, tx_id: txId }, 'could not record the ABI of a deployed contract') })
+    })
     registerPlaygroundRoutes(app, {
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
-      contracts: new ContractStore(ctx.resolve('adminDb')),
+      contracts,
       logger: ctx.logger
     })
     await registerPlaygroundPage(app)

@@ -139,6 +139,8 @@ t.test('playground API', async (t) => {
     t.notOk('return_hex' in r.json() || 'revert_reason' in r.json())
     const after = (await pg('GET', '/api/playground/contracts', alice)).json()
     t.match(after.contracts, [{ tx_id: deployId, contract_addr: counterAddr, status: 'deployed', success: true }])
+    t.same(node.resolve('contractAbis').abiAt(counterAddr), after.contracts[0].abi, 'the ABI is known by the contract address now (explorer logs)')
+    t.equal(node.resolve('contractAbis').abiAt('ab'.repeat(20)), undefined)
     t.match(after.account, { name: 'alice', address: alice.address, vm_address: alice.vm_address })
     t.same((await pg('GET', '/api/playground/contracts', bob)).json().contracts, [], 'each user sees only their own contracts')
   })
