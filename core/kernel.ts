@@ -1,6 +1,7 @@
 // The kernel: configuration, the awilix container, the hook bus and the plugin lifecycle.
 // Start in dependency order, stop in reverse (Lodestar's node lifecycle).
 import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { isMainThread } from 'node:worker_threads'
 import { asValue, createContainer, InjectionMode } from 'awilix'
 import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
@@ -59,7 +60,7 @@ export class Kernel {
 
   /** Loads, orders and registers every enabled plugin; nothing listens yet. */
   async boot (): Promise<void> {
-    ensureDataDir(this.config.dataDir)
+    this.#ownerOnlyFiles()
     const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
     // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
     // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
@@ -75,6 +76,16 @@ export class Kernel {
     this.plugins = orderPlugins(loaded)
     for (const manifest of this.plugins) await this.#register(manifest)
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir }, `loaded ${this.plugins.length} plugins`)
+  }
+
+  /** The data dir holds wallet seeds, keys and the admin password: everything in it is
+   *  created owner-only (0700 / 0600). RocksDB and the other writers create their files under
+   *  the process umask, so the node sets it, as bitcoind does. */
+  #ownerOnlyFiles (): void {
+    if (isMainThread) process.umask(0o077)
+    ensureDataDir(this.config.dataDir)
+    const loose = statSync(this.config.dataDir).mode & 0o077
+    if (loose !== 0) this.logger.warn({ dataDir: this.config.dataDir, mode: (statSync(this.config.dataDir).mode & 0o777).toString(8) }, 'the data dir is open to other users; chmod 700 it')
   }
 
   async #register (manifest: PluginManifest): Promise<void> {
@@ -148,7 +159,7 @@ export function ensureDataDir (dir: string): void {
   const fix = 'pass --data-dir (or dataDir in ledger.config.ts) naming a directory; it is created if missing'
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`data dir ${dir} is a file, not a directory: ${fix}`)
   try {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOTDIR' || code === 'EEXIST') throw new ConfigError(`data dir ${dir} cannot be created: part of that path is a file, not a directory; ${fix}`)

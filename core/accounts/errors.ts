@@ -18,7 +18,8 @@ export const AccountErrorCode = {
   UNKNOWN_USER: 'ACCOUNT_ERROR_UNKNOWN_USER',
   UNKNOWN_INVITE: 'ACCOUNT_ERROR_UNKNOWN_INVITE',
   UNKNOWN_TOKEN: 'ACCOUNT_ERROR_UNKNOWN_TOKEN',
-  BAD_FIELD: 'ACCOUNT_ERROR_BAD_FIELD'
+  BAD_FIELD: 'ACCOUNT_ERROR_BAD_FIELD',
+  QUEUE_FULL: 'ACCOUNT_ERROR_QUEUE_FULL'
 } as const
 export type AccountErrorCode = typeof AccountErrorCode[keyof typeof AccountErrorCode]
 
@@ -39,7 +40,9 @@ const STATUS: Record<AccountErrorCode, number> = {
   ACCOUNT_ERROR_UNKNOWN_USER: 404,
   ACCOUNT_ERROR_UNKNOWN_INVITE: 404,
   ACCOUNT_ERROR_UNKNOWN_TOKEN: 404,
-  ACCOUNT_ERROR_BAD_FIELD: 400
+  ACCOUNT_ERROR_BAD_FIELD: 400,
+  // the node's state, not the client's request, is the problem: try again later
+  ACCOUNT_ERROR_QUEUE_FULL: 503
 }
 
 export const accountErrors = {
@@ -57,7 +60,8 @@ export const accountErrors = {
   unknownUser: (name: string) => new AccountError(AccountErrorCode.UNKNOWN_USER, `no approved user named ${name}`),
   unknownInvite: () => new AccountError(AccountErrorCode.UNKNOWN_INVITE, 'unknown invite code'),
   unknownToken: () => new AccountError(AccountErrorCode.UNKNOWN_TOKEN, 'unknown token'),
-  badField: (text: string) => new AccountError(AccountErrorCode.BAD_FIELD, text)
+  badField: (text: string) => new AccountError(AccountErrorCode.BAD_FIELD, text),
+  queueFull: (cap: number) => new AccountError(AccountErrorCode.QUEUE_FULL, `the signup queue is full (${cap} waiting for approval); try again later or sign up with an invite code`)
 }
 
 /** An AccountError as the HTTP answer it stands for; anything else passes through. */

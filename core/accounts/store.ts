@@ -38,8 +38,12 @@ export interface AccountStoreOptions {
   provisionWallet: (key: string) => ProvisionedWallet
   faucet: Faucet
   logger: Logger
+  /** pending signups at most; a signup without an invite beyond it is refused (queueFull) */
+  maxPending?: number
   now?: () => number
 }
+
+export const DEFAULT_MAX_PENDING = 10_000
 
 export type SignupResult =
   | { status: 'pending'; signup: PendingSignup }
@@ -97,7 +101,15 @@ export class AccountStore {
   // ---- reads (synchronous, from the mirror)
 
   pendingList (): PendingSignup[] {
-    return [...this.#m.pending.values()].sort((a, b) => a.seq - b.seq).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip }))
+    return this.pendingPage(0, this.#m.pending.size).pending
+  }
+
+  /** `limit` pending signups from the `offset`-th oldest on, and how many wait in all */
+  pendingPage (offset: number, limit: number): { pending: PendingSignup[]; total: number } {
+    const total = this.#m.pending.size
+    if (offset >= total) return { pending: [], total }
+    const sorted = [...this.#m.pending.values()].sort((a, b) => a.seq - b.seq)
+    return { pending: sorted.slice(offset, offset + limit).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip })), total }
   }
 
   users (): ApprovedUser[] {
@@ -182,6 +194,8 @@ export class AccountStore {
       if (this.#m.users.has(key) || this.#m.pending.has(key)) throw accountErrors.nameTaken()
       const now = this.#now()
       if (code === null) {
+        const cap = this.#opts.maxPending ?? DEFAULT_MAX_PENDING
+        if (this.#m.pending.size >= cap) throw accountErrors.queueFull(cap)
         const record: PendingRecord = { name, signed_up_at: now, ip: input.ip, seq: this.#m.seq + 1 }
         await this.#commit([{ type: 'put', key: adminKey.pending(key), value: jsonValue(record) }])
         this.#m.seq = record.seq

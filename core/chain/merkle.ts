@@ -1,17 +1,23 @@
-// Merkle root (DESIGN 3): SHA3-512 leaves, pairwise over raw digests, odd count duplicates
-// the last. A leaf commits to the whole transaction, signature included, so a relay cannot
-// swap in another valid signature without changing the block hash.
+// Merkle root (DESIGN 3, leaves as docs/chain.md "Binary encoding" fixes them): SHA3-512
+// leaves, pairwise over raw digests, odd count duplicates the last. A leaf is SHA3-512 of the
+// transaction's binary form (tx-codec.ts), which commits to the whole transaction, signature
+// included, so a relay cannot swap in another valid signature without changing the block hash.
 import { sha3_512 } from '../crypto/sha3.ts'
 import type { Transaction } from './types.ts'
-import { canonicalJson } from './tx.ts'
+import { encodeTx } from './tx-codec.ts'
 
 export function txLeaf (tx: Transaction): Uint8Array {
-  return sha3_512(canonicalJson(tx))
+  return sha3_512(encodeTx(tx))
 }
 
+/** Throws BinaryJsonError when a transaction is not a JSON value (a malformed block). */
 export function merkleRoot (txs: readonly Transaction[]): string {
-  if (txs.length === 0) return Buffer.from(sha3_512(new Uint8Array(0))).toString('hex')
-  let level = txs.map(txLeaf)
+  return merkleRootOfLeaves(txs.map(txLeaf))
+}
+
+export function merkleRootOfLeaves (leaves: readonly Uint8Array[]): string {
+  if (leaves.length === 0) return Buffer.from(sha3_512(new Uint8Array(0))).toString('hex')
+  let level = leaves
   while (level.length > 1) {
     const next: Uint8Array[] = []
     for (let i = 0; i < level.length; i += 2) {

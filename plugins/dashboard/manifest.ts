@@ -3,6 +3,7 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/plugin.ts'
+import { installHostCheck } from '../../core/http-guards.ts'
 import { ConfigError } from '../../core/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
@@ -22,6 +23,9 @@ interface DashboardConfig {
   requireAuth?: boolean
   /** the SPEC's spelling of requireAuth (SPEC 5); either is accepted */
   require_auth?: boolean
+  /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
+   *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
+  allowedHosts: string[]
 }
 
 export default definePlugin<DashboardConfig>({
@@ -35,7 +39,8 @@ export default definePlugin<DashboardConfig>({
       host: { type: 'string', minLength: 1, default: '127.0.0.1' },
       port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
       requireAuth: { type: 'boolean' },
-      require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' }
+      require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' },
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
     },
     additionalProperties: false
   },
@@ -70,6 +75,7 @@ export default definePlugin<DashboardConfig>({
       apiKey: apiKey.key,
       requireAuth
     })
+    installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })

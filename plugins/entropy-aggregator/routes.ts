@@ -90,6 +90,20 @@ export function registerEntropyRoutes (app: FastifyInstance, o: EntropyRoutesOpt
       .send(Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length))
   })
 
+  // ours, beside the SPEC 4.6 contract: the bytes with the beacon rounds that back them, so a
+  // miner on another host can quote them in a verifiable block (docs/entropy.md)
+  app.get('/api/random/attested', { exposeHeadRoute: false }, async (request, reply) => {
+    const n = parseN(request.query, aggregator.pool.capacity)
+    let t
+    try {
+      t = await aggregator.drawAttested(n, o.waitMs)
+    } catch (err) {
+      throw toHttpError(err)
+    }
+    reply.header('cache-control', 'no-store').header(SOURCE_HEADER, t.source).header(DEVICE_HEADER, t.device)
+    return { n: t.bytes.length, hex: Buffer.from(t.bytes).toString('hex'), source: t.source, device: t.device, beacons: t.beacons }
+  })
+
   // SPEC 4.6: "the same bytes hex-encoded" is the hex text itself, which other entropy
   // services and aggregators read; a client that asks for JSON alone gets it wrapped
   app.get('/api/random/hex', { exposeHeadRoute: false }, async (request, reply) => {

@@ -8,7 +8,9 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NameDirectory } from '../../core/services.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
-import { toHttpError } from '../../core/accounts/errors.ts'
+import { AccountError, AccountErrorCode, toHttpError } from '../../core/accounts/errors.ts'
+import { cameOverHttps } from '../../core/http-guards.ts'
+import type { ClientRateLimit } from '../../core/http-guards.ts'
 import { clearSessionCookie, requestUser, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
 import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
 import { sendMessage } from './send.ts'
@@ -20,7 +22,12 @@ export interface MessengerDeps extends SendDeps {
   chain: ChainService
   mempool: MempoolService
   secureCookie: boolean
+  /** per client address: requests to signup and login, failed invite codes */
+  clientLimits: { signup: ClientRateLimit; login: ClientRateLimit; failedInviteCodes: ClientRateLimit }
 }
+
+const FAILED_INVITE: ReadonlySet<string> = new Set([AccountErrorCode.INVITE_INVALID, AccountErrorCode.INVITE_EXHAUSTED])
+const offersInvite = (body: Body): boolean => typeof body.invite_code === 'string' && body.invite_code.trim().length > 0
 
 type Body = Record<string, unknown>
 const bodyOf = (request: FastifyRequest): Body =>
@@ -57,37 +64,48 @@ async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
 }
 
 export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDeps): void {
-  const { accounts } = deps
+  const { accounts, clientLimits } = deps
 
   app.post('/api/signup', {
+    onRequest: clientLimits.signup.hook,
     schema: {
       tags,
       summary: 'sign up: queued for admin approval, or approved at once with a valid invite code',
       body: bodyDoc({ name: '2-32 chars of A-Z a-z 0-9 _ -', invite_code: 'optional invite code CODE-XXXXXX' }),
-      response: { 400: errorSchema, 403: errorSchema, 409: errorSchema }
+      response: { 400: errorSchema, 403: errorSchema, 409: errorSchema, 429: errorSchema, 503: errorSchema }
     }
   }, async (request, reply) => {
     const body = bodyOf(request)
-    const result = await accountCall(() => accounts.signup({ name: body.name, inviteCode: body.invite_code, ip: request.ip }))
+    // guessing invite codes: a client that failed too often may not try another code
+    if (offersInvite(body)) await clientLimits.failedInviteCodes.ensureUnder(request)
+    const result = await accountCall(async () => {
+      try {
+        return await accounts.signup({ name: body.name, inviteCode: body.invite_code, ip: request.ip })
+      } catch (err) {
+        if (err instanceof AccountError && FAILED_INVITE.has(err.code)) await clientLimits.failedInviteCodes.count(request)
+        throw err
+      }
+    })
     if (result.status === 'pending') {
       return { status: 'pending', message: `signup received: ${result.signup.name} is waiting for an admin to approve it` }
     }
-    setSessionCookie(reply, result.sessionToken, deps.secureCookie)
+    setSessionCookie(reply, result.sessionToken, deps.secureCookie || cameOverHttps(request))
     const u = result.user
     return { status: 'approved', auto: true, name: u.name, address: u.address, login_token: u.login_token, invite_code: result.invite.code, faucet_tx: result.faucetTx }
   })
 
   app.post('/api/login', {
+    onRequest: clientLimits.login.hook,
     schema: {
       tags,
       summary: 'redeem a login token for a session cookie',
       body: bodyDoc({ name: 'user name', token: 'login token' }),
-      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema }
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request, reply) => {
     const body = bodyOf(request)
     const { user, sessionToken } = await accountCall(() => accounts.login(body.name, body.token))
-    setSessionCookie(reply, sessionToken, deps.secureCookie)
+    setSessionCookie(reply, sessionToken, deps.secureCookie || cameOverHttps(request))
     return { status: 'ok', name: user.name }
   })
 

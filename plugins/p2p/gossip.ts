@@ -10,7 +10,8 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
-import { decodeJson, encodeJson, WireError } from './protocol.ts'
+import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
+import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Topics } from './protocol.ts'
 import { PENALTY } from './misbehaviour.ts'
 
@@ -27,8 +28,15 @@ export interface GossipOptions {
   onOrphan(peerId: string, block: Block): void
 }
 
-// Block errors an honest peer can cause: its clock, our reorg depth limit, a race.
-const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
+// Block errors an honest peer can cause: its clock, a race.
+const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.ALREADY_KNOWN])
+// Side blocks that could never win, which the chain refuses to store: cheap to make (a child
+// of genesis costs a few hundred hashes), so they cost the sender points, but they break no
+// rule and an honest node on the far side of a partition may relay one: dropped, not rejected.
+const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
+  [BlockErrorCode.REORG_TOO_DEEP]: PENALTY.staleBlock,
+  [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock
+}
 // Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
 // mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
 const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
@@ -72,27 +80,27 @@ export class Gossip {
   /** A block this node produced or was handed locally: announce it. */
   announceBlock (block: Block): void {
     if (!this.#running || this.fromPeers.has(block.hash)) return
-    this.#publish(this.#o.topics.blocks, block)
+    this.#publish(this.#o.topics.blocks, encodeBlock(block))
   }
 
   /** A transaction admitted locally (API, wallet, reorg return): announce it. */
   announceTx (tx: Transaction): void {
     if (!this.#running || this.#admittingFromPeer || this.#o.mempool === undefined) return
-    this.#publish(this.#o.topics.txs, tx)
+    this.#publish(this.#o.topics.txs, encodeTx(tx))
   }
 
-  #publish (topic: string, value: unknown): void {
-    this.#o.pubsub.publish(topic, encodeJson(value)).catch((err: unknown) => {
+  #publish (topic: string, bytes: Uint8Array): void {
+    this.#o.pubsub.publish(topic, bytes).catch((err: unknown) => {
       this.#o.logger.debug({ topic, err: (err as Error).message }, 'gossip publish failed')
     })
   }
 
-  #decode (peerId: string, msg: Message, what: string): unknown {
+  #decode (peerId: string, msg: Message, what: 'block' | 'transaction'): unknown {
     try {
-      return decodeJson(msg.data)
+      return what === 'block' ? decodeBlockFrame(msg.data) : decodeTxFrame(msg.data)
     } catch (err) {
       if (!(err instanceof WireError)) throw err
-      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is not JSON`)
+      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is malformed: ${err.message}`)
       return undefined
     }
   }
@@ -125,6 +133,12 @@ export class Gossip {
           return TopicValidatorResult.Ignore
         }
         if (BENIGN_BLOCK_ERRORS.has(err.code)) return TopicValidatorResult.Ignore
+        const points = USELESS_BLOCK_PENALTY[err.code]
+        if (points !== undefined) {
+          this.#o.logger.debug({ peer: peerId, code: err.code, height: block.height }, 'dropped a gossiped side block that cannot win')
+          this.#o.penalize(peerId, points, `side block ${block.height}: ${err.code}`)
+          return TopicValidatorResult.Ignore
+        }
         return this.#reject(peerId, PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
       }
       this.#o.logger.error({ err, hash: block.hash }, 'processing a gossiped block failed')

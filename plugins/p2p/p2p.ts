@@ -169,7 +169,8 @@ export class P2p implements PeerService {
       signal: this.#abort.signal,
       progressIntervalMs: o.progressIntervalMs,
       headersPerRequest: o.headersPerRequest,
-      blocksPerRequest: o.blocksPerRequest
+      blocksPerRequest: o.blocksPerRequest,
+      stallMs: Math.min(o.requestTimeoutMs, 10_000)
     })
     this.#syncer = syncer
     const gossip = new Gossip({

@@ -2,17 +2,21 @@
 // network magic, so testnet, mainnet and devnet nodes never speak to each other), the shapes
 // of request/response messages, and the checks that turn untrusted JSON into those shapes.
 import type { NetworkParams } from '../../core/chain/params.ts'
+import { decodeBlock, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
 
 export type Method = 'status' | 'headers' | 'blocks'
 
+// blocks/2 and the /2 topics carry the binary forms of core/chain/tx-codec.ts (JSON before)
+const METHOD_VERSION: Record<Method, number> = { status: 1, headers: 1, blocks: 2 }
+
 export function protocolId (params: NetworkParams, method: Method): string {
-  return `/ledger/${params.magic}/${method}/1`
+  return `/ledger/${params.magic}/${method}/${METHOD_VERSION[method]}`
 }
 
 export interface Topics { blocks: string; txs: string }
 
 export function topics (params: NetworkParams): Topics {
-  return { blocks: `/ledger/${params.magic}/blocks/1`, txs: `/ledger/${params.magic}/txs/1` }
+  return { blocks: `/ledger/${params.magic}/blocks/2`, txs: `/ledger/${params.magic}/txs/2` }
 }
 
 /** What each side tells the other when they meet and on every status poll. */
@@ -46,7 +50,12 @@ export const LIMITS = {
   /** one frame: a status, a headers batch (2000 × 544 hex chars) or one block */
   maxFrameBytes: 8 * 1024 * 1024,
   /** gossip payloads: one block or one transaction */
-  maxGossipBytes: 4 * 1024 * 1024
+  maxGossipBytes: 4 * 1024 * 1024,
+  /**
+   * a blocks response stops once it holds this many bytes (the block that crosses the line is
+   * the last): at most this plus one frame per request, whatever the request names
+   */
+  maxBlocksResponseBytes: 8 * 1024 * 1024
 } as const
 
 export class WireError extends Error { override name = 'WireError' }
@@ -91,6 +100,26 @@ export function decodeJson (bytes: Uint8Array): unknown {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'))
   } catch {
     throw new WireError('frame is not valid JSON')
+  }
+}
+
+/** A block in its binary form (tx-codec.ts); its shape is for checkBlockFormat. */
+export function decodeBlockFrame (bytes: Uint8Array): unknown {
+  try {
+    return decodeBlock(bytes)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) throw new WireError(`block frame: ${err.message}`)
+    throw err
+  }
+}
+
+/** A transaction in its binary form (tx-codec.ts); its shape is for the mempool's checks. */
+export function decodeTxFrame (bytes: Uint8Array): unknown {
+  try {
+    return decodeTx(bytes)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) throw new WireError(`transaction frame: ${err.message}`)
+    throw err
   }
 }
 

@@ -8,7 +8,8 @@ import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, looksLikeHeigh
 import type { BlockDetail } from '../../../core/views/block-view.ts'
 import { lookupTx } from '../../../core/views/tx-lookup.ts'
 import { resolveSearch } from '../../../core/views/search.ts'
-import { addressDetail } from '../../../core/views/address-detail.ts'
+import { addressDetail, resolveAddress } from '../../../core/views/address-detail.ts'
+import { bohmToCoin } from '../../../core/chain/money.ts'
 import { txKind } from '../../../core/views/tx-view.ts'
 import { pageQuerySchema, pageRequest } from '../../../core/views/pagination.ts'
 import type { PageRequest } from '../../../core/views/pagination.ts'
@@ -16,7 +17,7 @@ import { VIEW_ERRORS } from '../../../core/views/errors.ts'
 import {
   addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, rawTxLookupSchema
 } from '../../../core/views/schemas.ts'
-import { chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
+import { accountSchema, chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
 import type { FeeEstimator } from '../fee-estimate.ts'
 
 const tags = ['chain']
@@ -61,7 +62,33 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       block_time_target: s.block_time_target,
       testnet: s.testnet,
       network: ctx.params.name,
-      genesis_hash: ctx.chain.genesisHash()
+      genesis_hash: ctx.chain.genesisHash(),
+      chain_id: ctx.params.chainId
+    }
+  })
+
+  app.get('/api/account/:address', {
+    schema: {
+      tags,
+      summary: 'balance and next nonce of a wallet address: what a wallet needs to sign its next transaction',
+      params: pathParam('address', '32-hex wallet address (or a 40-hex VM address the chain has seen)'),
+      response: { 200: accountSchema, 400: errorSchema }
+    }
+  }, async (request) => {
+    const resolved = resolveAddress(ctx, (request.params as { address: string }).address)
+    if (resolved === null || resolved.wallet === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+    const wallet = resolved.wallet
+    const account = ctx.chain.getAccount(wallet)
+    const pendingSpend = ctx.mempool.pendingSpend(wallet)
+    const nextNonce = ctx.mempool.nextNonce(wallet)
+    return {
+      address: wallet,
+      balance: bohmToCoin(account.balance),
+      spendable: bohmToCoin(account.balance > pendingSpend ? account.balance - pendingSpend : 0n),
+      nonce: account.nonce,
+      next_nonce: nextNonce,
+      pending_count: nextNonce - account.nonce,
+      public_key_known: account.publicKey !== null
     }
   })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import crypto from 'node:crypto'
-import canonicalize from 'canonicalize'
 import { merkleRoot, txLeaf } from '../../../core/chain/merkle.ts'
+import { encodeTx } from '../../../core/chain/tx-codec.ts'
 import { systemTransaction } from '../../../core/chain/tx.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
 
@@ -11,11 +11,13 @@ function tx (i: number): Transaction {
   return systemTransaction('test-chain', { sender: 'genesis', recipient: String(i).padStart(32, '0'), amount: i, fee: 0, timestamp: 1000 + i, nonce: i, data: {} })
 }
 
-const leaf = (x: Transaction): Buffer => sha512(Buffer.from(canonicalize(x) as string))
+const leaf = (x: Transaction): Buffer => sha512(encodeTx(x))
 
-t.test('leaves are SHA3-512 of the canonical transaction, signature included', async (t) => {
+t.test('leaves are SHA3-512 of the binary transaction, signature included', async (t) => {
   const a = tx(1)
   t.same(Buffer.from(txLeaf(a)), leaf(a))
+  t.equal(encodeTx(a)[0], 0x01, 'the transaction format byte comes first')
+  t.not(merkleRoot([a]), merkleRoot([{ ...a, data: { memo: 'x' } }]), 'different data changes the root')
   t.not(merkleRoot([a]), merkleRoot([{ ...a, signature: 'ab' }]), 'a different signature changes the root')
 })
 

@@ -10,13 +10,15 @@ import { frame } from '../../../plugins/p2p/framing.ts'
 import { protocolId } from '../../../plugins/p2p/protocol.ts'
 import { nodeVersion } from '../../../core/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
+
+const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
 
 function childOfTip (n: P2pTestNode, opts: Parameters<typeof mineBlock>[2] = {}): Block {
   const tip = n.chain.tip()
   return mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, opts)
 }
 
-const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
 
 t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is banned; the others carry on', async (t) => {
   const a = await startP2pNode()
@@ -35,11 +37,11 @@ t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is ban
   await waitFor('the garbage to be penalized', () => a.p2p.score(rogueId) === 25)
 
   const badAttestation = childOfTip(a, { attestation: makeAttestation(a.chain.tip().timestamp + 1, { health: { monobit_ratio: 0.9 } }) })
-  await publish(json(badAttestation))
+  await publish(encodeBlock(badAttestation))
   await waitFor('the bad attestation to be penalized', () => a.p2p.score(rogueId) === 75)
 
   const badPow = withBadPow(childOfTip(a))
-  await publish(json(badPow))
+  await publish(encodeBlock(badPow))
   await waitFor('the rogue to be banned', () => a.p2p.bans().some((ban) => ban.peer_id === rogueId))
   t.match(a.p2p.bans().find((ban) => ban.peer_id === rogueId)?.reason, /BLOCK_ERROR_BAD_POW/)
   await waitFor('the rogue to be disconnected', () => rogue.node.getConnections().length === 0 && !a.p2p.peers().some((p) => p.peer_id === rogueId))

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { P2pTestNode } from './helpers.ts'
 import { startRogue, withBadPow } from './fixtures/rogue.ts'
@@ -34,7 +35,7 @@ async function rogueServing (t: { teardown(fn: () => unknown): void }, victim: P
       for (const hash of req.hashes) {
         const b = blocks.find((x) => x.hash === hash)
         if (b === undefined) return
-        yield b
+        yield encodeBlock(b)
       }
     },
     ...serves
@@ -75,7 +76,7 @@ t.test('a body that is not the block the header named is malformed', async (t) =
   t.teardown(() => victim.stop())
   const chain = privateChain(1)
   const other = privateChain(1)
-  const rogue = await rogueServing(t, victim, chain, { blocks: async function * () { yield other[0] } })
+  const rogue = await rogueServing(t, victim, chain, { blocks: async function * () { yield encodeBlock(other[0]!) } })
   await waitFor('the substituted body to be penalized', () => victim.p2p.score(rogue) === 25)
   t.equal(victim.chain.tip().height, 0)
 })

@@ -1,0 +1,221 @@
+// Canonical binary JSON: one byte string for each JSON value, used for merkle leaves, stored
+// transactions and the p2p wire (docs/chain.md, "Binary encoding"). It is generic — any key an
+// object carries survives, so new envelope or data fields need no codec change — and compact
+// where chain data is big: a lower-case hex string (signatures, public keys, hashes,
+// addresses) travels as its bytes. Decoding is strict, because it reads peers' bytes: every
+// length is bounded by the bytes left, nesting is bounded, nothing may trail, and only the one
+// canonical form of a value is accepted (minimal lengths, sorted unique keys, each string in
+// the only kind that fits it), so a value has exactly one encoding and a decoded value
+// re-encodes to the bytes it came from.
+//
+//   value  = 0x01 false | 0x02 true | 0x03 null
+//          | 0x04 f64 (big-endian; finite, never -0)
+//          | 0x05 len utf8           (a string that is not hex text, below)
+//          | 0x06 len bytes          (hex text: non-empty, even length, only 0-9 a-f)
+//          | 0x07 count value*       (array)
+//          | 0x08 count (len utf8 value)*   (object; keys strictly ascending by UTF-16 code
+//                                            units, as RFC 8785 sorts them)
+//   len, count = unsigned LEB128, minimal, at most 2^32 - 1
+
+export class BinaryJsonError extends Error { override name = 'BinaryJsonError' }
+
+/** Deeper values are refused both ways; transaction data and envelopes nest 3-4 levels. */
+export const MAX_DEPTH = 32
+
+const Tag = { False: 1, True: 2, Null: 3, Number: 4, Utf8: 5, Hex: 6, Array: 7, Object: 8 } as const
+
+const HEX_TEXT = /^(?:[0-9a-f]{2})+$/
+const isHexText = (s: string): boolean => s.length > 0 && s.length % 2 === 0 && HEX_TEXT.test(s)
+
+/** Bytes the writer stores as they are: an already encoded value (a stored transaction). */
+export class EncodedValue {
+  readonly bytes: Uint8Array
+  constructor (bytes: Uint8Array) { this.bytes = bytes }
+}
+
+class Writer {
+  buf: Buffer
+  pos = 0
+  constructor (size: number) { this.buf = Buffer.allocUnsafe(size) }
+
+  room (n: number): void {
+    if (this.pos + n <= this.buf.length) return
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n))
+    this.buf.copy(next, 0, 0, this.pos)
+    this.buf = next
+  }
+
+  byte (b: number): void { this.room(1); this.buf[this.pos++] = b }
+
+  varint (n: number): void {
+    this.room(5)
+    while (n >= 0x80) { this.buf[this.pos++] = (n & 0x7f) | 0x80; n = Math.floor(n / 128) }
+    this.buf[this.pos++] = n
+  }
+
+  utf8 (s: string): void {
+    if (!s.isWellFormed()) throw new BinaryJsonError('string holds a lone surrogate')
+    const n = Buffer.byteLength(s, 'utf8')
+    this.varint(n)
+    this.room(n)
+    this.pos += this.buf.write(s, this.pos, n, 'utf8')
+  }
+
+  raw (bytes: Uint8Array): void { this.room(bytes.length); this.buf.set(bytes, this.pos); this.pos += bytes.length }
+
+  value (v: unknown, depth: number): void {
+    if (depth > MAX_DEPTH) throw new BinaryJsonError(`nested deeper than ${MAX_DEPTH}`)
+    switch (typeof v) {
+      case 'boolean': this.byte(v ? Tag.True : Tag.False); return
+      case 'number':
+        if (!Number.isFinite(v)) throw new BinaryJsonError('number is not finite')
+        this.byte(Tag.Number)
+        this.room(8)
+        this.buf.writeDoubleBE(v === 0 ? 0 : v, this.pos) // -0 is 0 in JSON
+        this.pos += 8
+        return
+      case 'string':
+        if (isHexText(v)) {
+          const n = v.length / 2
+          this.byte(Tag.Hex)
+          this.varint(n)
+          this.room(n)
+          this.pos += this.buf.write(v, this.pos, n, 'hex')
+        } else {
+          this.byte(Tag.Utf8)
+          this.utf8(v)
+        }
+        return
+      case 'object':
+        if (v === null) { this.byte(Tag.Null); return }
+        if (v instanceof EncodedValue) { this.raw(v.bytes); return }
+        if (Array.isArray(v)) {
+          this.byte(Tag.Array)
+          this.varint(v.length)
+          for (const item of v) this.value(item === undefined ? null : item, depth + 1)
+          return
+        }
+        {
+          const obj = v as Record<string, unknown>
+          const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort() // JSON drops undefined
+          this.byte(Tag.Object)
+          this.varint(keys.length)
+          for (const k of keys) { this.utf8(k); this.value(obj[k], depth + 1) }
+        }
+        return
+      default: throw new BinaryJsonError(`a ${typeof v} is not a JSON value`)
+    }
+  }
+}
+
+/** The canonical bytes of a JSON value, after an optional prefix (a format byte). */
+export function encodeBinaryJson (value: unknown, prefix?: number): Buffer {
+  const w = new Writer(1024)
+  if (prefix !== undefined) w.byte(prefix)
+  w.value(value, 0)
+  return w.buf.subarray(0, w.pos)
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+class Reader {
+  readonly buf: Buffer
+  pos: number
+  constructor (buf: Buffer, pos: number) { this.buf = buf; this.pos = pos }
+
+  fail (why: string): never { throw new BinaryJsonError(`${why} at byte ${this.pos}`) }
+
+  byte (): number {
+    if (this.pos >= this.buf.length) this.fail('truncated')
+    return this.buf[this.pos++] as number
+  }
+
+  varint (): number {
+    let n = 0
+    for (let i = 0, scale = 1; i < 5; i++, scale *= 128) {
+      const b = this.byte()
+      n += (b & 0x7f) * scale
+      if ((b & 0x80) === 0) {
+        if (b === 0 && i > 0) this.fail('length not in its shortest form')
+        if (n > 0xffffffff) this.fail('length over 2^32 - 1')
+        return n
+      }
+    }
+    return this.fail('length longer than 5 bytes')
+  }
+
+  take (n: number): number {
+    if (n > this.buf.length - this.pos) this.fail(`length ${n} runs past the end`)
+    const start = this.pos
+    this.pos += n
+    return start
+  }
+
+  utf8 (): string {
+    const n = this.varint()
+    const start = this.take(n)
+    try {
+      return utf8Decoder.decode(this.buf.subarray(start, start + n))
+    } catch {
+      return this.fail('invalid UTF-8')
+    }
+  }
+
+  value (depth: number): unknown {
+    if (depth > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH}`)
+    const tag = this.byte()
+    switch (tag) {
+      case Tag.False: return false
+      case Tag.True: return true
+      case Tag.Null: return null
+      case Tag.Number: {
+        const start = this.take(8)
+        const v = this.buf.readDoubleBE(start)
+        if (!Number.isFinite(v) || Object.is(v, -0)) this.fail('number is not finite or is -0')
+        return v
+      }
+      case Tag.Utf8: {
+        const s = this.utf8()
+        if (isHexText(s)) this.fail('hex text sent as UTF-8')
+        return s
+      }
+      case Tag.Hex: {
+        const n = this.varint()
+        if (n === 0) this.fail('empty hex')
+        const start = this.take(n)
+        return this.buf.toString('hex', start, start + n)
+      }
+      case Tag.Array: {
+        const count = this.varint()
+        if (count > this.buf.length - this.pos) this.fail(`array of ${count} items runs past the end`)
+        const out: unknown[] = []
+        for (let i = 0; i < count; i++) out.push(this.value(depth + 1))
+        return out
+      }
+      case Tag.Object: {
+        const count = this.varint()
+        if (count > (this.buf.length - this.pos) / 2) this.fail(`object of ${count} keys runs past the end`)
+        const out: Record<string, unknown> = {}
+        let last: string | undefined
+        for (let i = 0; i < count; i++) {
+          const key = this.utf8()
+          if (last !== undefined && !(last < key)) this.fail('object keys not strictly ascending')
+          last = key
+          // defineProperty: a key named __proto__ is data, as JSON.parse makes it
+          Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true })
+        }
+        return out
+      }
+      default: return this.fail(`unknown tag ${tag}`)
+    }
+  }
+}
+
+/** Decodes one canonical value filling `bytes` from `offset`; trailing bytes are an error. */
+export function decodeBinaryJson (bytes: Uint8Array, offset = 0): unknown {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const r = new Reader(buf, offset)
+  const v = r.value(0)
+  if (r.pos !== buf.length) r.fail('trailing bytes')
+  return v
+}

@@ -1,0 +1,103 @@
+import t from 'tap'
+import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH } from '../../../core/chain/binary-json.ts'
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
+const bytes = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex')
+
+t.test('exact bytes of each kind (the spec in docs/chain.md)', async (t) => {
+  t.equal(hex(encodeBinaryJson(false)), '01')
+  t.equal(hex(encodeBinaryJson(true)), '02')
+  t.equal(hex(encodeBinaryJson(null)), '03')
+  t.equal(hex(encodeBinaryJson(1.5)), '043ff8000000000000')
+  t.equal(hex(encodeBinaryJson(-0)), '040000000000000000', '-0 is 0, as in JSON')
+  t.equal(hex(encodeBinaryJson('hi')), '05026869')
+  t.equal(hex(encodeBinaryJson('')), '0500', 'the empty string is UTF-8, not hex')
+  t.equal(hex(encodeBinaryJson('abc')), '0503616263', 'odd-length hex text stays UTF-8')
+  t.equal(hex(encodeBinaryJson('AB')), '05024142', 'upper-case hex text stays UTF-8')
+  t.equal(hex(encodeBinaryJson('00ff')), '060200ff')
+  t.equal(hex(encodeBinaryJson([1, 'x'])), '0702043ff00000000000000501' + '78')
+  t.equal(hex(encodeBinaryJson({ b: 1, a: null })), '080201' + '61' + '03' + '0162' + '043ff0000000000000', 'keys sorted')
+  t.equal(hex(encodeBinaryJson({ a: undefined, b: true })), '08010162' + '02', 'undefined members are dropped, as JSON drops them')
+  t.equal(hex(encodeBinaryJson('x'.repeat(200))).slice(0, 6), '05c801', 'lengths are LEB128')
+  t.equal(hex(encodeBinaryJson(true, 0x07)), '0702', 'a prefix byte')
+})
+
+t.test('every value round-trips and re-encodes to its bytes', async (t) => {
+  const values: unknown[] = [
+    0, 1, -1, 1e21, 5e-324, Number.MAX_SAFE_INTEGER, 0.1, '', 'héllo — ✓ \u2028', '\ufeffbom', 'ab'.repeat(5000),
+    [], {}, [[[]]], { __proto__: 1, constructor: 'x' }, { 'é': 1, e: 2, Z: 3, '': 4 },
+    { sender: 'mining_reward', data: { public_key: 'ab'.repeat(1296), memo: 'hi', nested: [1, { z: null }] } }
+  ]
+  for (const v of values) {
+    const enc = encodeBinaryJson(v)
+    const dec = decodeBinaryJson(enc)
+    t.same(dec, JSON.parse(JSON.stringify(v)), `value ${values.indexOf(v)} round-trips`)
+    t.same(encodeBinaryJson(dec), enc, 're-encodes the same')
+  }
+  const proto = decodeBinaryJson(encodeBinaryJson(JSON.parse('{"__proto__": {"polluted": 1}}'))) as Record<string, unknown>
+  t.equal(Object.getPrototypeOf(proto), Object.prototype, '__proto__ is a plain key, not a prototype')
+  t.same(Object.keys(proto), ['__proto__'])
+  t.equal(({} as Record<string, unknown>).polluted, undefined)
+})
+
+t.test('values with no canonical form are refused', async (t) => {
+  t.throws(() => encodeBinaryJson(NaN), BinaryJsonError)
+  t.throws(() => encodeBinaryJson(Infinity), BinaryJsonError)
+  t.throws(() => encodeBinaryJson('\ud800'), BinaryJsonError, 'a lone surrogate')
+  t.throws(() => encodeBinaryJson({ ['\udc00']: 1 }), BinaryJsonError, 'a lone surrogate in a key')
+  t.throws(() => encodeBinaryJson(1n), BinaryJsonError)
+  t.throws(() => encodeBinaryJson(() => 1), BinaryJsonError)
+  let deep: unknown = 1
+  for (let i = 0; i <= MAX_DEPTH; i++) deep = [deep]
+  t.throws(() => encodeBinaryJson(deep), BinaryJsonError, 'deeper than the limit')
+})
+
+t.test('hostile bytes: every non-canonical or malformed form is refused', async (t) => {
+  const bad: Array<[string, string]> = [
+    ['', 'empty'],
+    ['09', 'unknown tag'],
+    ['00', 'tag 0'],
+    ['0102', 'trailing bytes'],
+    ['043ff0', 'truncated number'],
+    ['047ff8000000000000', 'NaN'],
+    ['047ff0000000000000', 'Infinity'],
+    ['048000000000000000', '-0'],
+    ['0503', 'string length past the end'],
+    ['05026162', 'hex text sent as UTF-8 ("ab")'],
+    ['0502c328', 'invalid UTF-8'],
+    ['0503eda080', 'UTF-8 of a surrogate'],
+    ['0600', 'empty hex'],
+    ['058000', 'non-minimal length (0 in two bytes)'],
+    ['0581 00' + '61', 'non-minimal length (1 in two bytes)'],
+    ['05ffffffff7f', 'length over 2^32 - 1'],
+    ['05ffffffffff01', 'length longer than 5 bytes'],
+    ['07ffffffff0f', 'array count past the end'],
+    ['0802016103016103', 'duplicate keys'],
+    ['080201620301610' + '3', 'keys out of order'],
+    ['08ffffffff0f', 'object count past the end'],
+    ['07' + '01'.repeat(40) + '03', 'too deep']
+  ]
+  for (const [h, why] of bad) t.throws(() => decodeBinaryJson(bytes(h)), BinaryJsonError, why)
+  let deep = '03'
+  for (let i = 0; i <= MAX_DEPTH; i++) deep = '0701' + deep
+  t.throws(() => decodeBinaryJson(bytes(deep)), BinaryJsonError, 'nesting past the limit')
+})
+
+t.test('seeded random byte strings never decode to something that re-encodes differently', async (t) => {
+  let seed = 12345
+  const rand = (): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed >>> 8 }
+  const base = encodeBinaryJson({ a: [1, 'xy', 'abcd', null, true], b: { c: 'é' } })
+  let decoded = 0
+  let differing = 0
+  for (let i = 0; i < 3000; i++) {
+    const mutated = Buffer.from(base)
+    const flips = 1 + (rand() % 3)
+    for (let f = 0; f < flips; f++) mutated[rand() % mutated.length] = rand() & 0xff
+    let v: unknown
+    try { v = decodeBinaryJson(mutated) } catch (err) { if (!(err instanceof BinaryJsonError)) throw err; continue }
+    decoded++
+    if (!encodeBinaryJson(v).equals(mutated)) differing++
+  }
+  t.equal(differing, 0, 'every decoded value has exactly the bytes it came from')
+  t.ok(decoded > 0, `some mutations still decode (${decoded})`)
+})
