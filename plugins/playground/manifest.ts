@@ -12,7 +12,7 @@ import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
 
 interface PlaygroundConfig {
   /** per client address (issue 12 item 8): compiles, i.e. compile and deploy requests */
-  rateLimits: { compile: RateRule }
+  rateLimits: { compile: RateRule; query: RateRule }
 }
 
 export default definePlugin<PlaygroundConfig>({
@@ -25,7 +25,9 @@ export default definePlugin<PlaygroundConfig>({
       rateLimits: {
         type: 'object',
         properties: {
-          compile: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/playground/compile and /deploy requests')
+          compile: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/playground/compile and /deploy requests'),
+          // a query runs the VM for free (gas-capped): bounded per client like a compile
+          query: rateRuleSchema({ max: 120, windowSeconds: 60 }, 'POST /api/playground/query requests')
         },
         additionalProperties: false,
         default: {}
@@ -46,6 +48,7 @@ export default definePlugin<PlaygroundConfig>({
     })
     registerPlaygroundRoutes(app, {
       compileLimit: new ClientRateLimit(app, ctx.config.rateLimits.compile, 'compiles'),
+      queryLimit: new ClientRateLimit(app, ctx.config.rateLimits.query, 'queries'),
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),

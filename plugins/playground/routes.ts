@@ -23,6 +23,8 @@ export interface PlaygroundDeps extends SubmitDeps {
   logger: Logger
   /** compile and deploy both run the compiler: one per-address budget for the two */
   compileLimit: ClientRateLimit
+  /** POST /api/playground/query: free VM runs, counted per client */
+  queryLimit: ClientRateLimit
 }
 
 export const PLAYGROUND_ROUTES = [
@@ -153,6 +155,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
   })
 
   app.post('/api/playground/query', {
+    onRequest: deps.queryLimit.hook,
     schema: {
       tags,
       summary: `run a method read-only against the current state: the call fields, no transaction, no fee, gas capped at ${QUERY_GAS_CAP}; a method that writes fails (use call)`,

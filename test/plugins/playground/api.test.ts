@@ -348,3 +348,15 @@ t.test('the web page at /playground and its assets are public', async (t) => {
   }
   t.equal((await node.app.inject({ method: 'GET', url: '/playground/assets/nope.js' })).statusCode, 404)
 })
+
+t.test('queries are free but bounded per client address', async (t) => {
+  const node = await startPlaygroundNode({ config: { playground: { rateLimits: { query: { max: 2, windowSeconds: 60 } } } } })
+  t.teardown(() => node.stop())
+  const alice = await node.join('alice')
+  const body = { contract_addr: 'ab'.repeat(20), selector: 2 }
+  for (let i = 0; i < 2; i++) t.equal((await node.pg('POST', '/api/playground/query', alice, body)).statusCode, 200)
+  const refused = await node.pg('POST', '/api/playground/query', alice, body)
+  t.equal(refused.statusCode, 429)
+  t.match(refused.json(), { error: /^too many queries from this address: retry in \d+ seconds$/ })
+  t.equal((await node.pg('POST', '/api/playground/compile', alice, { example: 'counter' })).statusCode, 200, 'compiles have their own budget')
+})
