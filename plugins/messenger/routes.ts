@@ -44,14 +44,11 @@ function bodyDoc (fields: Record<string, string>): { description: string } {
 const tags = ['messenger']
 const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
 
-/** SPEC 7 text for a blocked name; a cookie a block ended gets it too (403), so the page can
- *  tell its user their access was revoked instead of showing a signup form */
-const REVOKED = 'this name has been blocked'
-
 export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
   const user = sessionUser(accounts, request)
   if (user !== undefined) return user
-  if (accounts.revokedSession(sessionTokenOf(request)) !== undefined) throw new HttpError(403, REVOKED)
+  // a session a block revoked is no session (SPEC 5 rule 5, SPEC 7's 401); the page asks
+  // GET /api/session, whose `revoked` tells its user why
   throw new HttpError(401, NO_SESSION)
 }
 
@@ -137,7 +134,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     return { signed_in: false, name: null, via: null, revoked: accounts.revokedSession(sessionTokenOf(request)) !== undefined }
   })
 
-  app.get('/api/me', { schema: { tags, summary: 'the logged-in user (403 when a block ended this session)', response: { 401: errorSchema, 403: errorSchema } } }, async (request) => {
+  app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
     const user = requireSession(accounts, request)
     return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance) }
   })

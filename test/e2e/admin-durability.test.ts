@@ -51,7 +51,7 @@ t.test('admin state survives SIGKILL right after each mutation', async (t) => {
 
   const blocked = await mutateThenKill((n) => n.request('POST', '/api/admin/block', { admin: true, body: { name: 'joiner', reason: 'test' } }))
   t.equal(blocked.json.status, 'blocked')
-  t.equal((await node!.request('GET', '/api/me', { cookie: joined.setCookie ?? '' })).status, 403, 'the revoked session stays revoked (403: the holder is told it was blocked)')
+  t.equal((await node!.request('GET', '/api/me', { cookie: joined.setCookie ?? '' })).status, 401, 'the revoked session stays revoked')
   const users = (await node!.request('GET', '/api/admin/users', { admin: true })).json
   t.same(users.blocked, ['joiner'], 'the block survived')
   t.match(users.blocked_records, [{ name: 'joiner', reason: 'test' }])

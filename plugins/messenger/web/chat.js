@@ -114,8 +114,7 @@ function renderMessages () {
 
 async function loadMessages () {
   const r = await api('GET', `/api/messages?limit=${MESSAGE_LIMIT}`)
-  if (r.status === 403) return revoked()
-  if (r.status === 401) return signedOut()
+  if (r.status === 401) return lostSession()
   if (!r.ok) return
   for (const m of r.data.messages) upsertMessage(m)
   renderMessages()
@@ -153,7 +152,7 @@ function connectStream () {
 
 async function refreshBalance () {
   const r = await api('GET', '/api/me')
-  if (r.status === 403) return revoked()
+  if (r.status === 401) return lostSession()
   if (r.ok) $('me-balance').textContent = String(r.data.balance)
 }
 
@@ -198,10 +197,18 @@ function revoked () {
 
 async function refreshMe () {
   const r = await api('GET', '/api/me')
-  if (r.status === 403) { revoked(); return null }
+  if (r.status === 401) { await lostSession(); return null }
   if (r.ok) signedIn(r.data)
   else signedOut()
   return r.ok ? r.data : null
+}
+
+/** A 401 where a session was: a block revoked it (tell the user, keep what they typed) or it
+ *  simply ended. GET /api/session tells which (SPEC keeps /api/me's 401 for both). */
+async function lostSession () {
+  const r = await api('GET', '/api/session')
+  if (r.ok && r.data.revoked) return revoked()
+  return signedOut()
 }
 
 /** signed in? asked without a 401 in the console (GET /api/session always answers 200) */
@@ -285,8 +292,7 @@ $('send-form').addEventListener('submit', async (ev) => {
   $('send-button').disabled = true
   const r = await api('POST', '/api/send', { text })
   $('send-button').disabled = false
-  if (r.status === 403) return revoked()
-  if (r.status === 401) return signedOut()
+  if (r.status === 401) return lostSession()
   if (!r.ok) return say(out, r.data?.error ?? `send failed (${r.status})`, 'bad')
   input.value = ''
   updateCount()

@@ -7,7 +7,6 @@ import type { ChainService } from '../../../core/chain/chain-service.ts'
 import { chainKey } from '../../../core/chain/keys.ts'
 import { blocksByHash, headersAfter } from '../../../plugins/p2p/chain-server.ts'
 import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
-import { encodeJson } from '../../../plugins/p2p/protocol.ts'
 
 const params = testParams()
 
@@ -28,7 +27,7 @@ function counting (chain: ChainService): { chain: ChainService, bodyReads: () =>
   let reads = 0
   const wrapped = new Proxy(chain, {
     get (target, key) {
-      if (key === 'getBlockByHash' || key === 'getBlockByHeight') reads++
+      if (key === 'getBlockByHash' || key === 'getBlockByHeight' || key === 'getBlockBinary') reads++
       const v = Reflect.get(target, key, target) as unknown
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
     }
@@ -56,7 +55,7 @@ t.test('a block stored before the header index existed is served from its body',
 t.test('a blocks response stops once it holds the byte budget, but always carries one block', async (t) => {
   const { tc, blocks } = await chainOf(t, 5)
   const hashes = blocks.map((b) => b.hash)
-  const size = encodeJson(blocks[0]).length
+  const size = (await tc.chain.getBlockBinary(blocks[0]!.hash))!.length
   const collect = async (budget: number): Promise<number> => {
     let n = 0
     for await (const _ of blocksByHash(tc.chain, { hashes }, budget)) n++
