@@ -5,8 +5,10 @@ import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
-import { merkleRoot } from './merkle.ts'
+import { merkleRootOfLeaves } from './merkle.ts'
 import { BinaryJsonError } from './binary-json.ts'
+import { encodeTx } from './tx-codec.ts'
+import { sha3_512 } from '../crypto/sha3.ts'
 import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
@@ -30,10 +32,10 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
   if (b.quantum_signature !== null && (typeof b.quantum_signature !== 'object' || b.quantum_signature === undefined)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
 }
 
-/** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
-function merkleRootOrReject (block: Block): string {
+/** The transactions' binary forms (merkle preimages); none for one that is malformed (a lone surrogate, a non-JSON value). */
+function encodeOrReject (block: Block): Buffer[] {
   try {
-    return merkleRoot(block.transactions)
+    return block.transactions.map(encodeTx)
   } catch (err) {
     if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `a transaction has no binary form: ${err.message}`)
     throw err
@@ -47,7 +49,8 @@ export interface HeaderContext {
   powCore: CoreKind
 }
 
-export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): void {
+/** Returns the transactions' binary forms, which the merkle root was checked over, for storing. */
+export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): Buffer[] {
   if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
@@ -67,6 +70,8 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  const encoded = encodeOrReject(block)
+  if (merkleRootOfLeaves(encoded.map((bytes) => sha3_512(bytes))) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
   verifyAttestation(params, block)
+  return encoded
 }

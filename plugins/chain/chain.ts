@@ -98,9 +98,9 @@ export class Chain implements ChainService {
     this.#genesis = genesis.hash
   }
 
-  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord): KvOp[] {
+  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
     return [
-      ...blockBodyOps(block),
+      ...blockBodyOps(block, encoded),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -236,8 +236,9 @@ export class Chain implements ChainService {
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
     const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
+    let encoded: Buffer[]
     try {
-      validateBlockContext(this.params, block, {
+      encoded = validateBlockContext(this.params, block, {
         parent,
         expectedDifficulty: this.#expectedDifficulty(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
@@ -251,7 +252,7 @@ export class Chain implements ChainService {
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false, preverified)
+      await this.#connect(block, work, origin, false, preverified, encoded)
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -259,7 +260,7 @@ export class Chain implements ChainService {
     // A side branch: store it; switch only when strictly heavier.
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
-      ...blockBodyOps(block),
+      ...blockBodyOps(block, encoded),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) }
     ])
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
@@ -319,7 +320,8 @@ export class Chain implements ChainService {
   }
 
   /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>): Promise<AppliedBlock> {
+  /** `encoded`: the transactions' binary forms when validation just made them (else made here). */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
     const preverified = await (started ?? this.#preverify(block))
     const o = new StateOverlay(this.#db)
     const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
@@ -329,14 +331,14 @@ export class Chain implements ChainService {
     } catch (err) {
       this.#rejected(block, err, origin)
       await this.#db.write([
-        ...blockBodyOps(block),
+        ...blockBodyOps(block, encoded),
         { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
       ])
       throw err
     }
     const meta = metaOf(block, work, 'main')
     const { ops, undo } = o.commitOps()
-    ops.push(...this.#linkOps(block, meta, undo))
+    ops.push(...this.#linkOps(block, meta, undo, encoded))
     await this.#db.write(ops)
     this.#tip = meta
     this.#announce(block, applied, reorg)
