@@ -23,8 +23,15 @@ import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
+import { BoundedCache } from '../../core/bounded-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
+
+// Decoded blocks and transactions by content key (a block hash; a block hash and an index),
+// which never change meaning: the explorer's block and tx lookups of buried blocks skip the
+// reads and decoding. Sizes count the decoded form (hex strings), about twice the stored bytes.
+const BLOCK_CACHE = { maxEntries: 512, maxSize: 16 << 20 }
+const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
 
 /** below this many signatures a block verifies faster inline than through the threads */
 const PARALLEL_VERIFY_MIN = 4
@@ -58,6 +65,8 @@ const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockM
 export class Chain implements ChainService {
   readonly params: NetworkParams
   readonly #db: KvStore
+  readonly #blocks = new BoundedCache<string, Block>(BLOCK_CACHE)
+  readonly #txs = new BoundedCache<string, Transaction>(TX_CACHE)
   readonly #hooks: Hooks
   readonly #log: Logger
   readonly #opts: ChainOptions
@@ -122,9 +131,17 @@ export class Chain implements ChainService {
     return this.#db.getSync(chainKey.mainHash(height))?.toString('utf8')
   }
 
+  /** Callers share the cached object: a block read here must not be modified. */
   async getBlockByHash (hash: string): Promise<Block | undefined> {
-    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
-    return head === undefined ? undefined : assembleStoredBlock(head, this.#db.getManySync(blockTxKeys(hash, head)))
+    const cached = this.#blocks.get(hash)
+    if (cached !== undefined) return cached
+    const rawHead = await this.#db.get(chainKey.block(hash))
+    const head = parseJson<StoredBlockHead>(rawHead)
+    if (head === undefined) return undefined
+    const raws = this.#db.getManySync(blockTxKeys(hash, head))
+    const block = assembleStoredBlock(head, raws)
+    if (block !== undefined) this.#blocks.set(hash, block, 2 * raws.reduce((n, r) => n + (r?.length ?? 0), rawHead?.length ?? 0))
+    return block
   }
 
   /** The block's binary form (tx-codec.ts) from the stored bytes, without decoding its transactions. */
@@ -173,7 +190,13 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const tx = storedTx(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
+    const key = chainKey.blockTx(location.hash, location.index)
+    let tx = this.#txs.get(key)
+    if (tx === undefined) {
+      const raw = this.#db.getSync(key)
+      tx = storedTx(raw)
+      if (tx !== undefined) this.#txs.set(key, tx, 2 * (raw?.length ?? 0))
+    }
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
