@@ -1,6 +1,6 @@
 // Network parameter sets and genesis allocations (DESIGN 3).
 import type { NetworkName, NetworkParams } from '../core/chain/params.ts'
-import { aggregatorCompositions } from './entropy-sources.ts'
+import { aggregatorCompositions, ENTROPY_SOURCE_REGISTRY } from './entropy-sources.ts'
 
 export const FOUNDATION_ADDRESS = '34378b1ba5be9d0999acd60be3a8a1f1'
 
@@ -24,16 +24,27 @@ const common = {
   maxSupplyCoin: 21_000_000,
   minFeeCoin: 0.0001,
   maxTxPerBlock: 100,
+  // Consensus limits on bytes and work (issue 12; sizing in docs/chain.md). Each sits below
+  // the next: transaction < block < gossip message (4 MiB) < sync frame (8 MiB).
+  maxTxBytes: 300 * 1024,
+  maxBlockBytes: 2 * 1024 * 1024,
+  blockGasLimit: 20_000_000,
+  maxTxLogBytes: 64 * 1024,
+  maxBlockLogBytes: 512 * 1024,
   maxReorgDepth: 100,
   maxFutureDrift: 120,
   attestationMaxSkew: 60,
-  healthBounds
+  healthBounds,
+  sourceRegistry: ENTROPY_SOURCE_REGISTRY,
+  beaconWindow: { before: 60, after: 5 }
 }
 
 // The testnet trusts the self-hosted source (it must mine offline) and every composition the
 // built-in aggregator can report from the registered active sources; mainnet never trusts self-hosted.
 const testnetSources = ['beacon-default', 'beacon-fastnet', 'self-hosted']
 const mainnetSources = ['beacon-default', 'beacon-fastnet']
+// devnet signs its own beacon (beacon-devnet) and requires it, so every devnet block is verifiable offline
+const devnetSources = ['beacon-devnet', 'beacon-default', 'beacon-fastnet', 'self-hosted']
 
 export const NETWORKS: Record<NetworkName, NetworkParams> = {
   testnet: {
@@ -52,7 +63,9 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 6,
     fixedDifficulty: false,
     paceBlocks: false,
-    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0']
+    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0'],
+    // self-hosted blocks (no beacon answered) are accepted and shown as unverifiable
+    minBeacons: 0
   },
   mainnet: {
     ...common,
@@ -70,7 +83,8 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 8,
     fixedDifficulty: false,
     paceBlocks: false,
-    trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)]
+    trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)],
+    minBeacons: 1
   },
   devnet: {
     ...common,
@@ -91,7 +105,8 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 2,
     fixedDifficulty: true,
     paceBlocks: true,
-    trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources)]
+    trustedSources: [...devnetSources, ...aggregatorCompositions(devnetSources)],
+    minBeacons: 1
   }
 }
 

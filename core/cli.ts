@@ -1,13 +1,14 @@
 // The `ledger` command line (yargs). Every `run` flag is also settable in ledger.config.ts;
 // flags win. Errors a user can fix print one line and exit 2, never a stack trace.
 import path from 'node:path'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import yargs from 'yargs'
 import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import type { NodeConfig, UserConfig } from './config.ts'
 import type { NetworkName } from './chain/params.ts'
+import { walletCommands, WalletCliError } from './cli-wallet.ts'
 
 // Modules a command needs are imported when it runs, not here: `ledger --help` must not load
 // every plugin, the kernel, ajv and the crypto (issue 15: 0.8 s -> under 0.25 s).
@@ -27,6 +28,7 @@ interface RunArgs {
   'entropy-port'?: number
   'entropy-url'?: string
   'p2p-port'?: number
+  'p2p-host'?: string
   peer?: string[]
   mine?: boolean
   'log-level'?: string
@@ -57,7 +59,7 @@ export function flagOverrides (a: RunArgs): Record<string, unknown> {
   section('http', { host: a.host, port: a.port })
   section('dashboard', { host: a['dashboard-host'], port: a['dashboard-port'] })
   section('entropy-aggregator', { port: a['entropy-port'], url: a['entropy-url'] })
-  section('p2p', { port: a['p2p-port'], peers: a.peer !== undefined && a.peer.length > 0 ? a.peer : undefined })
+  section('p2p', { host: a['p2p-host'], port: a['p2p-port'], peers: a.peer !== undefined && a.peer.length > 0 ? a.peer : undefined })
   if (a.mine === false) o.miner = { enabled: false }
   return o
 }
@@ -101,12 +103,13 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('entropy-port', { type: 'number', describe: 'built-in entropy aggregator port [default: 8420]' })
   .option('entropy-url', { type: 'string', describe: 'use an external entropy source (SPEC 4.6 REST) instead of the built-in aggregator' })
   .option('p2p-port', { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet]' })
+  .option('p2p-host', { type: 'string', describe: 'peer-to-peer listen address (an IP) [default: 0.0.0.0]' })
   .option('peer', { type: 'string', array: true, describe: 'bootstrap peer host:port or multiaddr (repeatable)' })
   .option('mine', { type: 'boolean', describe: 'mine blocks; --no-mine runs a relay / explorer node [default: true]' })
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' }) as Argv<RunArgs>
 
 export function buildCli (argv: string[]): Argv {
-  return yargs(argv)
+  const cli = yargs(argv)
     .scriptName('ledger')
     .usage('$0 <command> [options]')
     .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
@@ -149,16 +152,22 @@ export function buildCli (argv: string[]): Argv {
     })
     .command('keygen', 'write a new ML-DSA-87 wallet file', (y) => y
       .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
-      .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' }),
+      .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' })
+      .option('parents', { type: 'boolean', default: false, describe: 'create missing parent directories (mode 0700)' }),
     async (a) => {
       const file = path.resolve(a.out)
       if (existsSync(file) && !a.force) throw new UsageError(`${file} exists; pass --force to overwrite`)
+      // a typo in the path must not silently become a new directory tree holding a key
+      const dir = path.dirname(file)
+      if (!a.parents && !existsSync(dir)) throw new UsageError(`directory ${dir} does not exist; create it first or pass --parents`)
+      if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`)
       const { generateWallet, writeWalletFile } = await import('./wallet.ts')
       const w = generateWallet()
       writeWalletFile(file, w)
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
     })
-    .demandCommand(1, 'name a command: run, entropy, bench, resync or keygen')
+  return walletCommands(cli)
+    .demandCommand(1, 'name a command: run, entropy, bench, resync, keygen, wallet or tx')
     .strict()
     .recommendCommands()
     .help()
@@ -180,7 +189,7 @@ export async function main (argv = hideBin(process.argv)): Promise<void> {
   try {
     await buildCli(argv).parseAsync()
   } catch (err) {
-    if (err instanceof UsageError || await isUserFixable(err)) {
+    if (err instanceof UsageError || err instanceof WalletCliError || await isUserFixable(err)) {
       console.error(`ledger: ${(err as Error).message}`)
       process.exit(2)
     }

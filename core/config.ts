@@ -110,12 +110,58 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
   try {
     mod = await import(pathToFileURL(abs).href) as { default?: unknown }
   } catch (err) {
+    const at = err instanceof SyntaxError ? syntaxErrorLocation(err) : undefined
+    if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
     throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
   }
   if (mod.default === null || typeof mod.default !== 'object' || Array.isArray(mod.default)) {
     throw new ConfigError(`config file ${abs} must default-export an object (use defineConfig)`)
   }
   return mod.default as UserConfig
+}
+
+/**
+ * Line and column of a syntax error in a module Node refused to load. Node's type stripper
+ * prints them in the stack as `<file>:<line>`, the source line, and a caret line under the
+ * offending token; an error spanning lines has no caret, only the line.
+ */
+export function syntaxErrorLocation (err: SyntaxError): { line: number; column?: number } | undefined {
+  const lines = (err.stack ?? '').split('\n')
+  const head = /:(\d+)$/.exec(lines[0] ?? '')
+  if (head === null) return undefined
+  const line = Number(head[1])
+  const caret = lines.slice(1, 8).findIndex((l) => /^\s*\^+\s*$/.test(l))
+  return caret === -1 ? { line } : { line, column: (lines[caret + 1] ?? '').indexOf('^') + 1 }
+}
+
+/** top-level keys of the config besides plugin sections */
+export const CORE_KEYS: readonly string[] = Object.keys(coreSchema.properties as Record<string, unknown>)
+
+/** Levenshtein distance, for "did you mean" on a mistyped key */
+function editDistance (a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const keep = row[j] ?? 0
+      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = keep
+    }
+  }
+  return row[b.length] ?? 0
+}
+
+/** Throws on a top-level key that is neither a core key nor the section of a known plugin
+ *  (`netwrok`, `dashbord`): such a typo would otherwise be ignored without a word. */
+export function checkTopLevelKeys (config: Record<string, unknown>, sections: Iterable<string>): void {
+  const known = new Set([...CORE_KEYS, ...sections])
+  for (const key of Object.keys(config)) {
+    if (known.has(key)) continue
+    const near = [...known].map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d)[0]
+    const hint = near !== undefined && near.d <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${near.k}"?)` : ''
+    throw new ConfigError(`invalid config: unknown key "${key}"${hint}: top-level keys are ${CORE_KEYS.filter((k) => k !== 'baseDir').join(', ')} and plugin sections named after a plugin`)
+  }
 }
 
 function isObject (v: unknown): v is Record<string, unknown> {

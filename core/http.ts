@@ -50,6 +50,9 @@ export interface HttpServerOptions {
   name: string
   /** request logging is noisy for a node; off unless asked */
   logRequests?: boolean
+  /** believe X-Forwarded-For / -Proto / -Host: true (any peer) or the proxies' addresses /
+   *  CIDRs; off by default, so request.ip is the socket's peer */
+  trustProxy?: boolean | string[]
 }
 
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
@@ -57,6 +60,7 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
     loggerInstance: opts.logger.child({ server: opts.name }),
     logController: new LogController({ disableRequestLogging: opts.logRequests !== true }),
     bodyLimit: BODY_LIMIT,
+    trustProxy: opts.trustProxy ?? false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     return503OnClosing: true,
     forceCloseConnections: true,

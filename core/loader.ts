@@ -2,7 +2,7 @@
 // third-party plugins by path (relative to the config file). Order: dependencies first,
 // ties broken by the order the config lists them.
 import path from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { PluginEntry } from './config.ts'
 import type { PluginManifest } from './plugin.ts'
@@ -32,6 +32,13 @@ function entryLocation (entry: PluginEntry, baseDir: string): { file: string; la
   const name = e.name as string
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new PluginLoadError(`invalid plugin name '${name}'`)
   return { file: path.join(BUILTIN_DIR, name, 'manifest.ts'), label: name, enabled }
+}
+
+/** names of the built-in plugins (folders of plugins/ holding a manifest) */
+export function builtinPluginNames (): string[] {
+  return readdirSync(BUILTIN_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(BUILTIN_DIR, d.name, 'manifest.ts')))
+    .map((d) => d.name)
 }
 
 function isCjsInterop (m: unknown): m is { default: unknown } {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
 import type { NetworkParams } from './chain/params.ts'
+import type { BeaconEvidence } from './chain/types.ts'
 import type { Kernel } from './kernel.ts'
 import type { KvStore } from './kv.ts'
 import type { ChainService } from './chain/chain-service.ts'
@@ -19,6 +20,8 @@ export interface EntropyDraw {
   /** registered source id (atomic or aggregator:<a>+<b>) of the sources that contributed */
   source: string
   device: string
+  /** a fresh verified round of every beacon component of `source`, sorted by source id */
+  beacons: BeaconEvidence[]
 }
 
 export interface EntropyProviderStatus {
@@ -68,7 +71,11 @@ export interface PeerService {
   syncState(): SyncState
 }
 
-export interface NameDirectory { nameOf(address: string): string | null }
+export interface NameDirectory {
+  nameOf(address: string): string | null
+  /** the wallet address of an approved user by name (any case), or null */
+  addressOf?(name: string): string | null
+}
 
 export interface Services {
   // kernel

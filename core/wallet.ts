@@ -1,5 +1,5 @@
 // ML-DSA-87 wallet files (0600) and the store of the node's own and custodial wallets.
-import { mkdirSync, readFileSync, writeFileSync, existsSync, renameSync, readdirSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { mldsa } from './crypto/mldsa.ts'
 import { walletAddressFromPublicKey, vmAddressOf } from './chain/address.ts'
@@ -42,12 +42,32 @@ export function walletToFile (w: Wallet): WalletFile {
   }
 }
 
-/** Atomic write (tmp + rename) with owner-only permissions. */
+function fsyncPath (p: string, flags: string): void {
+  const fd = openSync(p, flags)
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Atomic and durable write with owner-only permissions: tmp file written and fsynced, renamed
+ *  over the target, then the directory fsynced, so the name is on disk too. A custodial wallet
+ *  is written before the account record that points at it; after a crash the record never
+ *  points at a file that is missing or half written. */
 export function writeWalletFile (file: string, w: Wallet): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+  const dir = path.dirname(file)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = `${file}.tmp-${process.pid}`
-  writeFileSync(tmp, JSON.stringify(walletToFile(w), null, 2) + '\n', { mode: 0o600 })
+  const fd = openSync(tmp, 'w', 0o600)
+  try {
+    writeSync(fd, JSON.stringify(walletToFile(w), null, 2) + '\n')
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
   renameSync(tmp, file)
+  fsyncPath(dir, 'r')
 }
 
 export function readWalletFile (file: string): Wallet {

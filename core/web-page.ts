@@ -37,6 +37,10 @@ export async function registerWebPage (app: FastifyInstance, o: WebPageOptions):
   if (!serversWithCommon.has(app.server)) {
     serversWithCommon.add(app.server)
     await app.register(fastifyStatic, { root: COMMON_DIR, prefix: COMMON_ASSET_PREFIX, decorateReply: false, index: false })
+    // browsers ask for /favicon.ico on every page; answer it instead of logging a 404 each time
+    const icon = readFileSync(path.join(COMMON_DIR, 'favicon.svg'))
+    app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
+      await reply.headers({ 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }).send(icon))
   }
   await app.register(fastifyStatic, { root: o.webDir, prefix: o.assetPrefix, decorateReply: false, index: false })
   const html = readFileSync(path.join(o.webDir, 'index.html'), 'utf8')

@@ -13,7 +13,7 @@ import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
 import { benchParams, devAccount, transfer, randomAddress } from '../lib/chain-fixture.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
-import { buildAttestation } from '../../core/chain/attestation.ts'
+import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { NETWORKS } from '../../config/networks.ts'
 import { interleave, rateSample, statsOf } from '../lib/sampler.ts'
@@ -32,10 +32,7 @@ function realTemplate (): Uint8Array {
   const dev = devAccount()
   const timestamp = genesis.timestamp + 1
   const txs = Array.from({ length: 4 }, (_, i) => transfer(params, dev, randomAddress(), 1, i, timestamp, i === 0))
-  const attestation = buildAttestation({
-    entropy: crypto.randomBytes(64), source: 'self-hosted', device: 'bench', proofType: 'bench',
-    health: { monobit_ratio: 0.5, fano_factor: 1, pool_size: 65536, timestamp }
-  })
+  const attestation = envelopeAt(params, timestamp, { device: 'bench', proofType: 'bench' })
   const { prefix } = assembleBlock(params, {
     parent: { hash: genesis.hash, height: 0 }, miner: dev.address, transactions: txs, timestamp,
     difficulty: params.initialDifficulty, supply: 0n, attestation

@@ -9,7 +9,7 @@ import { pino } from 'pino'
 import { NETWORKS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
-import { buildAttestation } from '../../core/chain/attestation.ts'
+import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { blockSubsidy } from '../../core/chain/apply.ts'
@@ -59,7 +59,7 @@ export function randomAddress (): string { return crypto.randomBytes(16).toStrin
 
 /**
  * Produces a chain of blocks in memory, each on the previous one: assembled like the
- * miner's template (coinbase = subsidy + fees), attested by the self-hosted source and
+ * miner's template (coinbase = subsidy + fees), attested by the devnet beacon and
  * sealed at the network's difficulty.
  */
 export class BlockSequence {
@@ -81,13 +81,7 @@ export class BlockSequence {
 
   next (transactions: Transaction[] = []): Block {
     const timestamp = this.nextTimestamp
-    const attestation = buildAttestation({
-      entropy: crypto.randomBytes(64),
-      source: 'self-hosted',
-      device: 'bench',
-      proofType: 'bench',
-      health: { monobit_ratio: 0.5, fano_factor: 1, pool_size: 65536, timestamp }
-    })
+    const attestation = envelopeAt(this.params, timestamp, { device: 'bench', proofType: 'bench' })
     const { block, prefix } = assembleBlock(this.params, {
       parent: this.#tip,
       miner: this.miner,

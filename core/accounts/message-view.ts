@@ -13,6 +13,8 @@ export interface MessageView {
   block: number | null
   /** first 16 characters of the transaction id */
   tx_id: string
+  /** the whole 64-hex id, so a page can link the message to its transaction in the explorer */
+  transaction_id: string
 }
 
 export function shortAddress (address: string): string {
@@ -31,6 +33,7 @@ export function messageView (tx: Transaction, block: number | null, names: NameD
     timestamp: tx.timestamp,
     status: block === null ? 'pending' : 'confirmed',
     block,
-    tx_id: tx.transaction_id.slice(0, 16)
+    tx_id: tx.transaction_id.slice(0, 16),
+    transaction_id: tx.transaction_id
   }
 }

@@ -2,7 +2,7 @@
 // AccountStore changes it, and only after the matching batch is on disk.
 import type { KvStore } from '../kv.ts'
 import type { AdminPrefix } from './keys.ts'
-import type { ApiTokenRecord, ApprovedUser, BlockedRecord, InviteRecord, PendingRecord, SessionRecord } from './types.ts'
+import type { ApiTokenRecord, ApprovedUser, BlockedRecord, FormerName, InviteRecord, PendingRecord, RevokedSession, SessionRecord } from './types.ts'
 
 export class AdminMirror {
   /** keyed by lower-cased name */
@@ -11,12 +11,16 @@ export class AdminMirror {
   readonly blocked = new Map<string, BlockedRecord>()
   /** keyed by SHA3-256 of the session token */
   readonly sessions = new Map<string, SessionRecord>()
+  /** sessions a block ended, keyed by SHA3-256 of the session token */
+  readonly revokedSessions = new Map<string, RevokedSession>()
   /** keyed by code */
   readonly invites = new Map<string, InviteRecord>()
   /** keyed by SHA3-256 of the raw token */
   readonly tokens = new Map<string, ApiTokenRecord>()
   /** wallet and VM address -> user key, for the name directory */
   readonly byAddress = new Map<string, string>()
+  /** wallet and VM address -> the name a blocked (earlier) user signed with */
+  readonly formerNames = new Map<string, string>()
   /** highest pending sequence number handed out (FIFO order of the queue) */
   seq = 0
 
@@ -31,6 +35,8 @@ export class AdminMirror {
     await read<SessionRecord>('session:', (k, v) => m.sessions.set(k, v))
     await read<InviteRecord>('invite:', (k, v) => m.invites.set(k, v))
     await read<ApiTokenRecord>('token:', (k, v) => m.tokens.set(k, v))
+    await read<FormerName>('former:', (_k, v) => { m.setFormerName(v) })
+    await read<RevokedSession>('revoked:', (k, v) => m.revokedSessions.set(k, v))
     return m
   }
 
@@ -46,6 +52,11 @@ export class AdminMirror {
     this.users.delete(key)
     this.byAddress.delete(user.address)
     this.byAddress.delete(user.vm_address)
+  }
+
+  setFormerName (f: FormerName): void {
+    this.formerNames.set(f.address, f.name)
+    this.formerNames.set(f.vm_address, f.name)
   }
 
   counts (): Record<string, number> {

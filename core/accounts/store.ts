@@ -11,13 +11,13 @@ import type { Faucet } from './faucet.ts'
 import { accountErrors } from './errors.ts'
 import { adminKey } from './keys.ts'
 import { AdminMirror } from './mirror.ts'
-import { isValidName, nameKey } from './names.ts'
+import { isReservedName, isValidName, nameKey } from './names.ts'
 import {
   API_TOKEN_RE, TOKEN_HASH_RE, hashSecret, newApiToken, newInviteCode, newLoginToken,
   newSessionToken, newTokenId, secretsEqual
 } from './secrets.ts'
 import type {
-  ApiTokenListing, ApiTokenRecord, ApprovedUser, BlockedRecord, Invite, InviteRecord,
+  ApiTokenListing, ApiTokenRecord, ApprovedUser, BlockedRecord, FormerName, Invite, InviteRecord, RevokedSession,
   PendingRecord, PendingSignup, SessionRecord
 } from './types.ts'
 
@@ -38,8 +38,12 @@ export interface AccountStoreOptions {
   provisionWallet: (key: string) => ProvisionedWallet
   faucet: Faucet
   logger: Logger
+  /** pending signups at most; a signup without an invite beyond it is refused (queueFull) */
+  maxPending?: number
   now?: () => number
 }
+
+export const DEFAULT_MAX_PENDING = 10_000
 
 export type SignupResult =
   | { status: 'pending'; signup: PendingSignup }
@@ -83,15 +87,29 @@ export class AccountStore {
 
   async #dropStaleSessions (): Promise<void> {
     const stale = [...this.#m.sessions.values()].filter((s) => !this.#sessionLive(s))
-    if (stale.length === 0) return
-    await this.#commit(stale.map((s) => ({ type: 'del', key: adminKey.session(s.token_hash) })))
+    // a revocation notice outlives no cookie: the cookie expires at the same idle age
+    const staleRevoked = [...this.#m.revokedSessions.values()].filter((r) => this.#now() - r.revoked_at >= SESSION_IDLE_SECONDS)
+    if (stale.length === 0 && staleRevoked.length === 0) return
+    await this.#commit([
+      ...stale.map((s): KvOp => ({ type: 'del', key: adminKey.session(s.token_hash) })),
+      ...staleRevoked.map((r): KvOp => ({ type: 'del', key: adminKey.revokedSession(r.token_hash) }))
+    ])
     for (const s of stale) this.#m.sessions.delete(s.token_hash)
+    for (const r of staleRevoked) this.#m.revokedSessions.delete(r.token_hash)
   }
 
   // ---- reads (synchronous, from the mirror)
 
   pendingList (): PendingSignup[] {
-    return [...this.#m.pending.values()].sort((a, b) => a.seq - b.seq).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip }))
+    return this.pendingPage(0, this.#m.pending.size).pending
+  }
+
+  /** `limit` pending signups from the `offset`-th oldest on, and how many wait in all */
+  pendingPage (offset: number, limit: number): { pending: PendingSignup[]; total: number } {
+    const total = this.#m.pending.size
+    if (offset >= total) return { pending: [], total }
+    const sorted = [...this.#m.pending.values()].sort((a, b) => a.seq - b.seq)
+    return { pending: sorted.slice(offset, offset + limit).map(({ name, signed_up_at, ip }) => ({ name, signed_up_at, ip })), total }
   }
 
   users (): ApprovedUser[] {
@@ -121,6 +139,12 @@ export class AccountStore {
     return key === undefined ? undefined : this.#m.users.get(key)
   }
 
+  /** the name a wallet signed with before its user was blocked (the wallet is never reused) */
+  formerNameOf (address: string): string | undefined {
+    const norm = normalizeAddress(address)
+    return norm === null ? undefined : this.#m.formerNames.get(norm.address)
+  }
+
   /** The approved user a session cookie belongs to; refreshes last_seen now and then. */
   sessionUser (token: string | undefined): ApprovedUser | undefined {
     if (typeof token !== 'string' || token.length === 0 || token.length > 256) return undefined
@@ -130,6 +154,12 @@ export class AccountStore {
     if (user === undefined) return undefined
     if (this.#now() - session.last_seen > TOUCH_INTERVAL_SECONDS) this.#touchSession(session.token_hash)
     return user
+  }
+
+  /** The block that ended this session cookie, if one did (and the name is still blocked). */
+  revokedSession (token: string | undefined): RevokedSession | undefined {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 256) return undefined
+    return this.#m.revokedSessions.get(hashSecret(token))
   }
 
   /** whether a session (by its hash) still stands; the stream rechecks open connections */
@@ -155,6 +185,7 @@ export class AccountStore {
   async signup (input: { name: unknown; inviteCode?: unknown; ip: string }): Promise<SignupResult> {
     if (!isValidName(input.name)) throw accountErrors.nameInvalid()
     const name = input.name
+    if (isReservedName(name)) throw accountErrors.nameReserved()
     const code = typeof input.inviteCode === 'string' && input.inviteCode.trim().length > 0 ? input.inviteCode.trim().toUpperCase() : null
     if (input.inviteCode !== undefined && input.inviteCode !== null && typeof input.inviteCode !== 'string') throw accountErrors.inviteInvalid()
     return await this.#mutate(async () => {
@@ -163,6 +194,8 @@ export class AccountStore {
       if (this.#m.users.has(key) || this.#m.pending.has(key)) throw accountErrors.nameTaken()
       const now = this.#now()
       if (code === null) {
+        const cap = this.#opts.maxPending ?? DEFAULT_MAX_PENDING
+        if (this.#m.pending.size >= cap) throw accountErrors.queueFull(cap)
         const record: PendingRecord = { name, signed_up_at: now, ip: input.ip, seq: this.#m.seq + 1 }
         await this.#commit([{ type: 'put', key: adminKey.pending(key), value: jsonValue(record) }])
         this.#m.seq = record.seq
@@ -194,6 +227,8 @@ export class AccountStore {
       const key = nameKey(label)
       const pending = this.#m.pending.get(key)
       if (pending === undefined) throw accountErrors.notPending(label)
+      // a signup queued before the name was reserved is refused, never approved
+      if (isReservedName(pending.name)) throw accountErrors.nameReserved()
       const user = this.#newUser(key, pending.name, null)
       await this.#commit([
         { type: 'del', key: adminKey.pending(key) },
@@ -219,17 +254,24 @@ export class AccountStore {
       if (why !== undefined) record.reason = why
       const sessions = [...this.#m.sessions.values()].filter((s) => s.name === key)
       const tokens = [...this.#m.tokens.values()].filter((t) => nameKey(t.name) === key && t.revoked_at === null).map((t) => ({ ...t, revoked_at: now }))
+      const revoked = sessions.map((s): RevokedSession => ({ token_hash: s.token_hash, name: key, revoked_at: now }))
+      const user = this.#m.users.get(key)
+      const former: FormerName | undefined = user === undefined ? undefined : { name: user.name, address: user.address, vm_address: user.vm_address, until: now }
       await this.#commit([
+        ...(former === undefined ? [] : [{ type: 'put', key: adminKey.formerName(former.address), value: jsonValue(former) } satisfies KvOp]),
         { type: 'del', key: adminKey.pending(key) },
         { type: 'del', key: adminKey.user(key) },
         { type: 'put', key: adminKey.blocked(key), value: jsonValue(record) },
         ...sessions.map((s): KvOp => ({ type: 'del', key: adminKey.session(s.token_hash) })),
+        ...revoked.map((r): KvOp => ({ type: 'put', key: adminKey.revokedSession(r.token_hash), value: jsonValue(r) })),
         ...tokens.map((t): KvOp => ({ type: 'put', key: adminKey.token(t.token_hash), value: jsonValue(t) }))
       ])
       this.#m.pending.delete(key)
       this.#m.deleteUser(key)
+      if (former !== undefined) this.#m.setFormerName(former)
       this.#m.blocked.set(key, record)
       for (const s of sessions) this.#m.sessions.delete(s.token_hash)
+      for (const r of revoked) this.#m.revokedSessions.set(r.token_hash, r)
       for (const t of tokens) this.#m.tokens.set(t.token_hash, t)
       return record
     })
@@ -243,8 +285,13 @@ export class AccountStore {
       const key = nameKey(label)
       const record = this.#m.blocked.get(key)
       if (record === undefined) throw accountErrors.notBlocked()
-      await this.#commit([{ type: 'del', key: adminKey.blocked(key) }])
+      const notices = [...this.#m.revokedSessions.values()].filter((r) => r.name === key)
+      await this.#commit([
+        { type: 'del', key: adminKey.blocked(key) },
+        ...notices.map((r): KvOp => ({ type: 'del', key: adminKey.revokedSession(r.token_hash) }))
+      ])
       this.#m.blocked.delete(key)
+      for (const r of notices) this.#m.revokedSessions.delete(r.token_hash)
       return record
     })
   }

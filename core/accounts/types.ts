@@ -30,6 +30,21 @@ export interface BlockedRecord {
   reason?: string
 }
 
+/** The name a wallet was known by when its user was blocked: messages it signed keep it. */
+export interface FormerName {
+  name: string
+  address: string
+  vm_address: string
+  until: number
+}
+
+/** A session a block ended; it never authenticates, it only explains the 403. */
+export interface RevokedSession {
+  token_hash: string
+  name: string
+  revoked_at: number
+}
+
 /** A session is stored under the SHA3-256 of its token, never the token itself. */
 export interface SessionRecord {
   token_hash: string

@@ -12,6 +12,12 @@ import { vmAddressOf, VM_ADDRESS_RE, WALLET_ADDRESS_RE } from './address.ts'
 import { StateOverlay, stateKey } from './state.ts'
 import { chainKey } from './keys.ts'
 import type { Receipt } from '../vm-receipt.ts'
+import { logBytes } from '../vm/executor.ts'
+
+/** log bytes of a receipt, as the log limits count them */
+export function receiptLogBytes (receipt: Receipt): number {
+  return receipt.logs.reduce((sum, l) => sum + logBytes(l.topics.length, l.data.length / 2), 0)
+}
 
 export interface ContractCall {
   overlay: StateOverlay
@@ -21,6 +27,8 @@ export interface ContractCall {
   value: bigint
   gasLimit: number
   env: { blockHeight: number; timestamp: number; miner: string }
+  /** log bytes this transaction may emit: the per-transaction limit or what the block has left */
+  maxLogBytes: number
 }
 
 /** Runs deploy and call transactions; provided by the VM integration. */
@@ -57,7 +65,9 @@ function txFail (index: number, err: unknown): never {
 function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
   o.putText(chainKey.addressTx(addr, height, index), txIdValue)
   const countKey = chainKey.addressTxCount(addr)
-  o.putBigint(countKey, o.getBigint(countKey) + 1n)
+  const count = o.getBigint(countKey)
+  o.putText(chainKey.addressTxOrdinal(addr, Number(count)), txIdValue)
+  o.putBigint(countKey, count + 1n)
 }
 
 function rememberVmAddress (o: StateOverlay, wallet: string): void {
@@ -66,7 +76,9 @@ function rememberVmAddress (o: StateOverlay, wallet: string): void {
 }
 
 /** Applies a user transaction; returns its fee. Throws TxError on any stateful rule. */
-export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env']): { fee: bigint; receipt: Receipt | null } {
+/** `logBudget`: log bytes the block has left for this transaction */
+export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env'],
+  logBudget: number = opts.params.maxBlockLogBytes): { fee: bigint; receipt: Receipt | null } {
   const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx)
   if (o.get(chainKey.txLocation(tx.transaction_id)) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
   const sender = o.getAccount(tx.sender)
@@ -86,7 +98,8 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
   let receipt: Receipt | null = null
   if (tx.recipient === CONTRACT_RECIPIENT) {
     if (opts.executor === null) throw new TxError(TxErrorCode.BAD_FORMAT, 'this node runs no contract VM')
-    receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender), value: amount, gasLimit: gasLimit as number, env })
+    const maxLogBytes = Math.min(opts.params.maxTxLogBytes, logBudget)
+    receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender), value: amount, gasLimit: gasLimit as number, env, maxLogBytes })
     const touched = receipt.contract ?? receipt.to
     if (touched !== undefined) indexAddress(o, touched, height, index, tx.transaction_id)
     o.putJson(chainKey.receipt(tx.transaction_id), { ...receipt, tx_id: tx.transaction_id, block_height: height })
@@ -132,13 +145,17 @@ export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): 
   const env = { blockHeight: block.height, timestamp: block.timestamp, miner: vmAddressOf(block.miner) }
   const receipts: AppliedBlock['receipts'] = []
   let fees = 0n
+  let logBudget = params.maxBlockLogBytes
   txs.forEach((tx, i) => {
     const index = i + 1
     if (tx.sender === MINING_REWARD_SENDER) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'only the first transaction may be a coinbase')
     try {
-      const r = applyTransaction(o, tx, block.height, index, opts, env)
+      const r = applyTransaction(o, tx, block.height, index, opts, env, logBudget)
       fees += r.fee
-      if (r.receipt !== null) receipts.push({ tx_id: tx.transaction_id, receipt: r.receipt, index })
+      if (r.receipt !== null) {
+        receipts.push({ tx_id: tx.transaction_id, receipt: r.receipt, index })
+        logBudget -= receiptLogBytes(r.receipt)
+      }
     } catch (err) { txFail(index, err) }
   })
 

@@ -14,6 +14,14 @@ export interface ProcessResult {
   height: number
 }
 
+export interface ProcessOptions {
+  /**
+   * Cumulative work of a checked header chain (headers-first sync) that this block lies on.
+   * A peer's side block lighter than the tip is kept only when this outweighs the tip.
+   */
+  branchWork?: bigint
+}
+
 export interface StoredReceipt extends Receipt { tx_id: string; block_height: number }
 
 export interface ConfirmedTx { tx: Transaction; location: TxLocation; blockHash: string }
@@ -33,6 +41,8 @@ export interface ChainService {
   /** main-chain block hash at a height */
   hashAtHeight(height: number): string | undefined
   getTransaction(txId: string): Promise<ConfirmedTx | undefined>
+  /** main-chain transaction ids starting with this lower-case hex prefix, at most `limit` */
+  txIdsWithPrefix(prefix: string, limit: number): Promise<string[]>
   getAccount(address: string): AccountState
   /** wallet address behind a 40-hex VM address, if the chain has seen it */
   walletOfVm(vmAddress: string): string | undefined
@@ -43,5 +53,7 @@ export interface ChainService {
   recentMessageTxs(limit: number): Promise<ConfirmedTx[]>
   /** read-only state view at the tip (mempool checks, dry runs) */
   stateView(): StateOverlay
-  processBlock(block: Block, origin: BlockOrigin): Promise<ProcessResult>
+  /** the 272 header bytes of a stored block, from the header index (undefined when not indexed) */
+  getHeader(hash: string): Uint8Array | undefined
+  processBlock(block: Block, origin: BlockOrigin, opts?: ProcessOptions): Promise<ProcessResult>
 }

@@ -40,6 +40,14 @@ export function encodeHeaderPrefix (h: HeaderFields): Uint8Array {
   return out
 }
 
+/** The full 272 header bytes: the prefix, then the nonce (what headers-first sync sends). */
+export function encodeHeader (h: HeaderFields & { nonce: number }): Uint8Array {
+  const out = new Uint8Array(HEADER_BYTES)
+  out.set(encodeHeaderPrefix(h))
+  new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(h.nonce))
+  return out
+}
+
 export function blockHash (h: HeaderFields & { nonce: number }, core: CoreKind = 'wasm'): string {
   return Buffer.from(getPowCore(core).hashHeader(encodeHeaderPrefix(h), h.nonce)).toString('hex')
 }

@@ -10,6 +10,12 @@ export const chainKey = {
   /** one transaction of a stored block body (block-body.ts) */
   blockTx: (hash: string, index: number) => `bx:${hash}:${idx(index)}`,
   blockMeta: (hash: string) => `bm:${hash}`,
+  /** the 272 header bytes of a stored block (served to syncing peers without reading bodies) */
+  header: (hash: string) => `hd:${hash}`,
+  /** side blocks by height, so those too far below the tip to ever win are pruned */
+  sideBlock: (height: number, hash: string) => `sd:${padHeight(height)}:${hash}`,
+  sideBlockPrefix: () => 'sd:',
+  sideBlockBelow: (height: number) => `sd:${padHeight(height)}:`,
   mainHash: (height: number) => `h:${padHeight(height)}`,
   mainHashPrefix: () => 'h:',
   undo: (hash: string) => `u:${hash}`,
@@ -18,6 +24,9 @@ export const chainKey = {
   addressTx: (addr: string, height: number, index: number) => `ah:${addr}:${padHeight(height)}:${idx(index)}`,
   addressTxPrefix: (addr: string) => `ah:${addr}:`,
   addressTxCount: (addr: string) => `ac:${addr}`,
+  /** the n-th (0 = oldest) transaction of an address: a page of history is one range read,
+   *  whatever its offset (`ah:` would have to skip `offset` entries) */
+  addressTxOrdinal: (addr: string, n: number) => `ao:${addr}:${n.toString().padStart(16, '0')}`,
   receipt: (txId: string) => `rc:${txId}`,
   blockReceipt: (height: number, index: number) => `rb:${padHeight(height)}:${idx(index)}`,
   blockReceiptPrefix: (height: number) => `rb:${padHeight(height)}:`,

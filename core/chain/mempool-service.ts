@@ -1,6 +1,7 @@
 // The `mempool` service: pending transactions, admission rules (DESIGN 3) and selection for
 // block templates.
 import type { Transaction } from './types.ts'
+import type { TemplateBudget } from './template.ts'
 
 export interface MempoolService {
   /** admits or throws TxError with a precise reason */
@@ -15,6 +16,9 @@ export interface MempoolService {
   pendingSpend(sender: string): bigint
   /** the nonce the sender's next transaction must carry (state nonce + pending) */
   nextNonce(sender: string): number
-  /** up to `max` transactions for a block: fee desc then timestamp asc, nonce order per sender kept */
-  select(max: number): Transaction[]
+  /**
+   * up to `max` transactions for a block: fee desc then timestamp asc, nonce order per sender
+   * kept, within the block's byte and gas budget when given
+   */
+  select(max: number, budget?: Omit<TemplateBudget, 'count'>): Transaction[]
 }

@@ -1,5 +1,6 @@
 // Chain parameters of one network. Everything consensus-relevant that differs between
 // testnet, mainnet and devnet is here, so that no code branches on the network name.
+import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 
 export type NetworkName = 'testnet' | 'mainnet' | 'devnet'
 
@@ -30,6 +31,19 @@ export interface NetworkParams {
   maxSupplyCoin: number
   minFeeCoin: number
   maxTxPerBlock: number
+  /**
+   * Largest serialized block (blockSize in block-size.ts), bytes. Below the p2p gossip
+   * message limit (4 MiB) and the sync frame (8 MiB), so every valid block can travel.
+   */
+  maxBlockBytes: number
+  /** largest serialized transaction (txSize), bytes; a block must hold several */
+  maxTxBytes: number
+  /** sum of the gas_limit of a block's contract transactions; also caps one transaction's gas_limit */
+  blockGasLimit: number
+  /** log bytes (20 address + 32 per topic + data) one transaction may emit */
+  maxTxLogBytes: number
+  /** log bytes all transactions of a block together may emit */
+  maxBlockLogBytes: number
   maxReorgDepth: number
   /** attestation source ids this chain accepts (atomic ids and aggregator compositions) */
   trustedSources: string[]
@@ -38,4 +52,10 @@ export interface NetworkParams {
   /** attestation health timestamp must be within this many seconds of the block timestamp */
   attestationMaxSkew: number
   healthBounds: { monobit: [number, number]; fano: [number, number]; minPoolSize: number }
+  /** the source registry whose beacon pins this chain verifies evidence under (tests inject their own) */
+  sourceRegistry: readonly EntropySourceEntry[]
+  /** envelope v2: blocks must carry at least this many verified beacon rounds (mainnet 1; 0 accepts unverifiable blocks) */
+  minBeacons: number
+  /** a beacon round's time must lie within [timestamp − before, timestamp + after] of the block, seconds */
+  beaconWindow: { before: number; after: number }
 }

@@ -10,6 +10,8 @@ import { encodeHeaderPrefix } from './header.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import { blockSubsidy } from './apply.ts'
 import { bohmToCoinFloor, coinToBohm } from './money.ts'
+import { blockOverheadSize, TX_SEPARATOR_BYTES, txSize } from './block-size.ts'
+import { declaredGas } from './tx-rules.ts'
 
 export interface TemplateInput {
   parent: { hash: string; height: number }
@@ -63,4 +65,44 @@ export function assembleBlock (params: NetworkParams, input: TemplateInput): Blo
 export function refreshTemplate (block: Block): BlockTemplate {
   block.merkle_root = merkleRoot(block.transactions)
   return { block, prefix: encodeHeaderPrefix(block) }
+}
+
+/** What a block's user transactions may take: bytes (each counted with its separator) and gas. */
+export interface TemplateBudget { count: number; bytes: number; gas: number }
+
+/**
+ * room for digits the coinbase amount may gain over the estimate (a JSON number is at most
+ * 24 characters); a tight budget is then never exceeded by the final template
+ */
+const COINBASE_AMOUNT_SLACK = 24
+
+/** The budget of user transactions under `input`'s header, envelope and coinbase. */
+export function templateBudget (params: NetworkParams, input: Omit<TemplateInput, 'transactions'>): TemplateBudget {
+  const { block } = assembleBlock(params, { ...input, transactions: [], coinbaseAmount: 0 })
+  const coinbaseBytes = txSize(block.transactions[0] as Transaction)
+  const bytes = params.maxBlockBytes - blockOverheadSize(block) - coinbaseBytes - COINBASE_AMOUNT_SLACK
+  return { count: params.maxTxPerBlock, bytes: Math.max(0, bytes), gas: params.blockGasLimit }
+}
+
+/**
+ * The longest prefix-respecting selection of `txs` (in their order) within `budget`: a
+ * transaction that does not fit is left out, and so is every later one of its sender, whose
+ * nonces would then have a gap.
+ */
+export function fitToBudget (txs: readonly Transaction[], budget: TemplateBudget): Transaction[] {
+  const out: Transaction[] = []
+  const blocked = new Set<string>()
+  let bytes = 0
+  let gas = 0
+  for (const tx of txs) {
+    if (out.length >= budget.count) break
+    if (blocked.has(tx.sender)) continue
+    const size = txSize(tx) + TX_SEPARATOR_BYTES
+    const g = declaredGas(tx)
+    if (bytes + size > budget.bytes || gas + g > budget.gas) { blocked.add(tx.sender); continue }
+    out.push(tx)
+    bytes += size
+    gas += g
+  }
+  return out
 }

@@ -9,10 +9,14 @@ import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
 import { encodeTx, BinaryJsonError } from './tx-codec.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
+import { TX_DATA_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
+import { txSize } from './block-size.ts'
+import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES } from '../crypto/mldsa.ts'
 
 export const MAX_MEMO_CHARS = 512
 export const MAX_DATA_BYTES = 256 * 1024
-export const MAX_GAS_LIMIT = 30_000_000
+/** one transaction's gas_limit; a network's blockGasLimit caps it further (never below two such transactions) */
+export const MAX_GAS_LIMIT = 10_000_000
 const HEX_RE = /^[0-9a-f]*$/
 // signatures are 9 KB of hex: the native round trip for even lengths, the regex for the rest
 const isHexText = (s: string): boolean => s.length % 2 === 0 ? isLowerHex(s) : HEX_RE.test(s)
@@ -21,9 +25,23 @@ const bad = (reason: string): never => { throw new TxError(TxErrorCode.BAD_FORMA
 
 export interface TxAmounts { amount: bigint; fee: bigint; gasLimit: number | null }
 
+/** the largest gas_limit one transaction may carry on this network */
+export function txGasCap (params: NetworkParams): number {
+  return Math.min(MAX_GAS_LIMIT, params.blockGasLimit)
+}
+
+/** gas a transaction reserves in its block: its gas_limit if it is a contract transaction, else 0 */
+export function declaredGas (tx: Transaction): number {
+  if (tx.recipient !== CONTRACT_RECIPIENT) return 0
+  const g = tx.data?.gas_limit
+  return Number.isSafeInteger(g) && (g as number) > 0 ? g as number : 0
+}
+
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
 export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmounts {
-  if (tx === null || typeof tx !== 'object') bad('transaction must be an object')
+  if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) bad('transaction must be an object')
+  const extra = unknownKey(tx, TX_KEYS)
+  if (extra !== undefined) bad(unknownKeyMessage('transaction', extra))
   if (typeof tx.sender !== 'string' || typeof tx.recipient !== 'string') bad('sender and recipient must be strings')
   if (tx.sender === MINING_REWARD_SENDER || tx.sender === GENESIS_SENDER) throw new TxError(TxErrorCode.RESERVED_SENDER, `sender '${tx.sender}' is reserved for system transactions`)
   if (!WALLET_ADDRESS_RE.test(tx.sender)) bad('sender must be a 32-hex wallet address')
@@ -34,12 +52,17 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   if (typeof tx.signature !== 'string' || !isHexText(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
   if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
+  const extraData = unknownKey(tx.data, TX_DATA_KEYS)
+  if (extraData !== undefined) bad(unknownKeyMessage('data', extraData))
+  if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
   try {
-    encodeTx(tx) // its merkle leaf and stored form (docs/chain.md, "Binary encoding")
+    encodeTx(tx) // first, since the size is measured on it too: its merkle leaf and stored form (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
   }
+  const size = txSize(tx)
+  if (size > params.maxTxBytes) bad(`transaction is ${size} bytes, more than the ${params.maxTxBytes}-byte limit`)
   let amount: bigint
   let fee: bigint
   try {
@@ -52,11 +75,13 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   const d = tx.data
   if (d.memo !== undefined && (typeof d.memo !== 'string' || d.memo.length === 0 || d.memo.length > MAX_MEMO_CHARS)) bad(`data.memo must be 1-${MAX_MEMO_CHARS} chars`)
   if (d.public_key !== undefined && (typeof d.public_key !== 'string' || !isHexText(d.public_key))) bad('data.public_key must be hex')
+  if (d.public_key !== undefined && d.public_key.length !== 2 * PUBLIC_KEY_BYTES) bad(`data.public_key must be ${2 * PUBLIC_KEY_BYTES} hex chars (ML-DSA-87)`)
 
   let gasLimit: number | null = null
   if (tx.recipient === CONTRACT_RECIPIENT) {
     if (d.type !== 'deploy' && d.type !== 'call') bad('a contract transaction needs data.type "deploy" or "call"')
-    if (!Number.isSafeInteger(d.gas_limit) || (d.gas_limit as number) <= 0 || (d.gas_limit as number) > MAX_GAS_LIMIT) bad(`data.gas_limit must be an integer 1..${MAX_GAS_LIMIT}`)
+    const maxGas = txGasCap(params)
+    if (!Number.isSafeInteger(d.gas_limit) || (d.gas_limit as number) <= 0 || (d.gas_limit as number) > maxGas) bad(`data.gas_limit must be an integer 1..${maxGas}`)
     gasLimit = d.gas_limit as number
     if (d.type === 'deploy' && (typeof d.code !== 'string' || !isHexText(d.code) || d.code.length % 2 !== 0)) bad('data.code must be hex bytecode')
     if (d.type === 'call' && (typeof d.to !== 'string' || !VM_ADDRESS_RE.test(d.to.replace(/^0x/, '')))) bad('data.to must be a 40-hex contract address')

@@ -32,7 +32,19 @@ export interface HealthSnapshot {
   timestamp: number
 }
 
+/** One beacon round quoted as evidence (hex fields as drand serves them). */
+export interface BeaconEvidence {
+  /** registered beacon source id (a component of the envelope's source) */
+  source: string
+  round: number
+  signature: string
+  randomness: string
+  /** chained schemes only: the signature of the round before */
+  previous_signature?: string
+}
+
 export interface Attestation {
+  /** 2: beacon evidence and derived entropy (docs/entropy.md) */
   version: number
   entropy_seed: string
   entropy_proof: string
@@ -41,6 +53,10 @@ export interface Attestation {
   device_id: string
   proof_type: string
   health: HealthSnapshot
+  /** one entry per beacon component of `source`, sorted by source id; empty when none */
+  beacons: BeaconEvidence[]
+  /** 32 bytes hex: the non-beacon bytes mixed into the derivation */
+  local_entropy: string
   signature?: string
   public_key?: string
 }

@@ -14,14 +14,43 @@ import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
+import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
+import { blockSize } from './block-size.ts'
+import { declaredGas } from './tx-rules.ts'
 
 const HASH_RE = /^[0-9a-f]{128}$/
 function reject (code: BlockErrorCode, reason: string): never { throw new BlockError(code, reason) }
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+function onlyKnownKeys (value: object, allowed: readonly string[], what: string): void {
+  const key = unknownKey(value, allowed)
+  if (key !== undefined) reject(BlockErrorCode.BAD_FORMAT, unknownKeyMessage(what, key))
+}
+
+/**
+ * The envelope's key set (v1 and v2's beacon evidence), not its values: those are the
+ * attestation rules' (attestation.ts), which answer with their own codes.
+ */
+function checkEnvelopeKeys (qs: object): void {
+  onlyKnownKeys(qs, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
+  const env = (qs as Record<string, unknown>).qrng_attestation
+  if (!isRecord(env)) return
+  onlyKnownKeys(env, ATTESTATION_KEYS, 'qrng_attestation')
+  if (isRecord(env.health)) onlyKnownKeys(env.health, HEALTH_KEYS, 'qrng_attestation.health')
+  if (env.beacons !== undefined) {
+    if (!Array.isArray(env.beacons)) reject(BlockErrorCode.BAD_FORMAT, 'qrng_attestation.beacons must be a list')
+    env.beacons.forEach((b: unknown, i: number) => {
+      if (!isRecord(b)) reject(BlockErrorCode.BAD_FORMAT, `qrng_attestation.beacons[${i}] must be an object`)
+      onlyKnownKeys(b, BEACON_KEYS, `qrng_attestation.beacons[${i}]`)
+    })
+  }
+}
 
 /** Shape check for untrusted input (p2p, API): never lets a malformed object reach the rules. */
 export function checkBlockFormat (block: unknown): asserts block is Block {
   const b = block as Partial<Block> | null
-  if (b === null || typeof b !== 'object') reject(BlockErrorCode.BAD_FORMAT, 'block must be an object')
+  if (b === null || typeof b !== 'object' || Array.isArray(b)) reject(BlockErrorCode.BAD_FORMAT, 'block must be an object')
+  onlyKnownKeys(b, BLOCK_KEYS, 'block')
   const intOk = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0
   if (!intOk(b.version) || !intOk(b.height) || !intOk(b.difficulty) || !intOk(b.nonce)) reject(BlockErrorCode.BAD_FORMAT, 'version, height, difficulty and nonce must be non-negative integers')
   if (typeof b.timestamp !== 'number' || !Number.isFinite(b.timestamp)) reject(BlockErrorCode.BAD_FORMAT, 'timestamp must be a number')
@@ -29,7 +58,12 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
       typeof b.merkle_root !== 'string' || !HASH_RE.test(b.merkle_root)) reject(BlockErrorCode.BAD_FORMAT, 'hash, previous_hash and merkle_root must be 128 hex chars')
   if (typeof b.miner !== 'string' || !/^[0-9a-f]{32}$/.test(b.miner)) reject(BlockErrorCode.BAD_FORMAT, 'miner must be a 32-hex wallet address')
   if (!Array.isArray(b.transactions) || b.transactions.some((t) => t === null || typeof t !== 'object')) reject(BlockErrorCode.BAD_FORMAT, 'transactions must be an array of objects')
-  if (b.quantum_signature !== null && (typeof b.quantum_signature !== 'object' || b.quantum_signature === undefined)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+  b.transactions.forEach((tx: object, i) => {
+    if (Array.isArray(tx)) reject(BlockErrorCode.BAD_FORMAT, `transaction ${i} must be an object`)
+    onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
+  })
+  if (b.quantum_signature !== null && (!isRecord(b.quantum_signature))) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+  if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
 /** The transactions' binary forms (merkle preimages); none for one that is malformed (a lone surrogate, a non-JSON value). */
@@ -67,6 +101,10 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
+  const size = blockSize(block)
+  if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
+  const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
+  if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')

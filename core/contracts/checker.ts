@@ -7,6 +7,7 @@ import type { SourcePos } from './errors.ts'
 import { sameType, typeText } from './ast.ts'
 import type { Block, ContractNode, EventDecl, Expr, FunctionDecl, StorageDecl, Stmt, TypeNode, ValueTypeName } from './ast.ts'
 import { BUILTINS } from './builtins.ts'
+import { CompileDeadline } from './limits.ts'
 
 export interface FunctionInfo {
   decl: FunctionDecl
@@ -39,14 +40,16 @@ class FunctionChecker {
   readonly #checked: CheckedContract
   readonly #globals: Map<string, string>
   readonly #fn: FunctionDecl
+  readonly #deadline: CompileDeadline
   #scope: Scope = { names: new Map(), parent: null }
   #slots = 0
   #loops = 0
 
-  constructor (checked: CheckedContract, globals: Map<string, string>, fn: FunctionDecl) {
+  constructor (checked: CheckedContract, globals: Map<string, string>, fn: FunctionDecl, deadline: CompileDeadline) {
     this.#checked = checked
     this.#globals = globals
     this.#fn = fn
+    this.#deadline = deadline
   }
 
   run (): number {
@@ -90,6 +93,7 @@ class FunctionChecker {
   }
 
   #statement (stmt: Stmt): void {
+    this.#deadline.check(stmt.pos)
     switch (stmt.kind) {
       case 'let': {
         if (stmt.type?.kind === 'map') fail(`'${stmt.name}': maps exist only in storage`, stmt.pos)
@@ -339,7 +343,7 @@ function checkConst (c: ContractNode['consts'][number]): void {
   if (!fits) fail(`constant '${c.name}' is ${typeText(c.type)} but its value is not`, c.value.pos)
 }
 
-export function check (contract: ContractNode): CheckedContract {
+export function check (contract: ContractNode, deadline: CompileDeadline = new CompileDeadline()): CheckedContract {
   const globals = new Map<string, string>()
   const claim = (name: string, what: string, pos: SourcePos): void => {
     const existing = globals.get(name)
@@ -377,7 +381,7 @@ export function check (contract: ContractNode): CheckedContract {
 
   const checked: CheckedContract = { contract, storage: assignSlots(contract), functions, events }
   for (const info of functions.values()) {
-    info.frameWords = new FunctionChecker(checked, globals, info.decl).run()
+    info.frameWords = new FunctionChecker(checked, globals, info.decl, deadline).run()
   }
   return checked
 }

@@ -16,6 +16,7 @@ import type { CheckedContract, FunctionInfo } from './checker.ts'
 import { Emitter } from './emitter.ts'
 import type { Label } from './emitter.ts'
 import { eventTopic } from './abi.ts'
+import { CompileDeadline } from './limits.ts'
 
 const SCRATCH_KEY = 0x20
 const SCRATCH_SLOT = 0x40
@@ -47,8 +48,12 @@ class UnitGenerator {
   #frameBytes = 0
   #loops: LoopTargets[] = []
   #returns: TypeNode | null = null
+  readonly #deadline: CompileDeadline
 
-  constructor (checked: CheckedContract) { this.#checked = checked }
+  constructor (checked: CheckedContract, deadline: CompileDeadline) {
+    this.#checked = checked
+    this.#deadline = deadline
+  }
 
   /** label of a revert with this message; its code is emitted by finish() */
   revertWith (message: string): Label {
@@ -146,6 +151,7 @@ class UnitGenerator {
   #block (block: Block): void { for (const s of block.statements) this.#statement(s) }
 
   #statement (stmt: Stmt): void {
+    this.#deadline.check(stmt.pos)
     const { e } = this
     switch (stmt.kind) {
       case 'let':
@@ -504,11 +510,11 @@ export interface GeneratedCode {
   runtimeCode: Uint8Array
 }
 
-export function generate (checked: CheckedContract): GeneratedCode {
-  const runtime = new UnitGenerator(checked)
+export function generate (checked: CheckedContract, deadline: CompileDeadline = new CompileDeadline()): GeneratedCode {
+  const runtime = new UnitGenerator(checked, deadline)
   runtime.dispatcher()
   const runtimeCode = runtime.finish()
-  const init = new UnitGenerator(checked)
+  const init = new UnitGenerator(checked, deadline)
   init.deployer(runtimeCode.length)
   const initCode = init.finish()
   const deployCode = new Uint8Array(initCode.length + runtimeCode.length)

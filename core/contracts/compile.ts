@@ -5,6 +5,7 @@ import { generate } from './codegen.ts'
 import { buildAbi } from './abi.ts'
 import type { ContractAbi } from './abi.ts'
 import { CompileError } from './errors.ts'
+import { checkSourceSize, CompileDeadline } from './limits.ts'
 import { LIMITS } from '../vm/params.ts'
 import { bytesToHex } from '../vm/words.ts'
 
@@ -18,11 +19,24 @@ export interface CompileResult {
   abi: ContractAbi
 }
 
-/** Compiles one contract; throws CompileError ("line:column: reason") when it does not compile. */
+/** Compiles one contract; throws CompileError ("line:column: reason") when it does not compile,
+ *  and for nothing else: whatever a source does to the compiler is the source's failure. */
 export function compile (source: string): CompileResult {
+  try {
+    return compileChecked(source)
+  } catch (err) {
+    if (err instanceof CompileError) throw err
+    // a compiler limit this file does not foresee (a RangeError from a deep recursion, ...)
+    throw new CompileError(`the compiler cannot handle this source: ${err instanceof Error ? err.message : String(err)}`, { line: 1, column: 1 })
+  }
+}
+
+function compileChecked (source: string): CompileResult {
   if (typeof source !== 'string') throw new CompileError('source must be text', { line: 1, column: 1 })
-  const checked = check(parse(source))
-  const { deployCode, runtimeCode } = generate(checked)
+  checkSourceSize(source)
+  const deadline = new CompileDeadline()
+  const checked = check(parse(source, deadline), deadline)
+  const { deployCode, runtimeCode } = generate(checked, deadline)
   if (runtimeCode.length > LIMITS.codeBytes) {
     throw new CompileError(`the contract's code is ${runtimeCode.length} bytes; at most ${LIMITS.codeBytes}`, checked.contract.pos)
   }

@@ -1,6 +1,7 @@
 // Instructions with symbolic jump targets, laid out into bytes. Every label reference is a
 // PUSH2, so offsets are known in one pass (code is far below 64 KiB: LIMITS.codeBytes).
 import { op } from '../vm/opcodes.ts'
+import { CompileError } from './errors.ts'
 
 export type Label = number
 
@@ -76,7 +77,8 @@ export class Emitter {
         case 'pushEnd': writePush(BigInt(size), 2); break
       }
     }
-    if (size > 0xffff) throw new RangeError(`code of ${size} bytes is too large for 2-byte jump targets`)
+    // a user's source can get here (many statements), so this is a compile error, not a crash
+    if (size > 0xffff) throw new CompileError(`the generated code is ${size} bytes, too large for 2-byte jump targets (at most 65535)`, { line: 1, column: 1 })
     return out
   }
 }

@@ -4,6 +4,7 @@
 import { CompileError } from './errors.ts'
 import type { SourcePos } from './errors.ts'
 import { tokenize } from './lexer.ts'
+import { COMPILE_LIMITS, CompileDeadline } from './limits.ts'
 import type { Token } from './lexer.ts'
 import type {
   AssignOp, BinaryOp, Block, ConstDecl, ContractNode, EventDecl, EventParam, Expr, FunctionDecl, Param,
@@ -26,11 +27,50 @@ const LEVELS: BinaryOp[][] = [
   ['*', '/', '%']
 ]
 
+function childrenOf (e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'binary': return [e.left, e.right]
+    case 'unary': return [e.operand]
+    case 'index': return [e.base, e.index]
+    case 'cast': return [e.expr]
+    case 'call': return e.args
+    default: return []
+  }
+}
+
 class Parser {
   readonly #tokens: Token[]
+  readonly #deadline: CompileDeadline
   #at = 0
+  /** how many nested constructs enclose the current token (see COMPILE_LIMITS.nesting) */
+  #nesting = 0
 
-  constructor (tokens: Token[]) { this.#tokens = tokens }
+  constructor (tokens: Token[], deadline: CompileDeadline) {
+    this.#tokens = tokens
+    this.#deadline = deadline
+  }
+
+  /** Runs one nested construct; the descent is recursive, so its depth is bounded here. */
+  #nested<T> (parse: () => T): T {
+    if (++this.#nesting > COMPILE_LIMITS.nesting) this.#fail(`nesting deeper than ${COMPILE_LIMITS.nesting} levels`)
+    try {
+      return parse()
+    } finally {
+      this.#nesting--
+    }
+  }
+
+  /** Records a new expression node's height. Loops build left-deep chains (`1 + 1 + ...`,
+   *  `x[1][1]...`) without recursing here, but the checker and generator recurse over them. */
+  #track (node: Expr): Expr {
+    let below = 0
+    for (const child of childrenOf(node)) below = Math.max(below, this.#heights.get(child) ?? 1)
+    if (below + 1 > COMPILE_LIMITS.expressionDepth) this.#fail(`expression nested deeper than ${COMPILE_LIMITS.expressionDepth} levels`, node.pos)
+    this.#heights.set(node, below + 1)
+    return node
+  }
+
+  readonly #heights = new WeakMap<Expr, number>()
 
   get #peek (): Token { return this.#tokens[this.#at] as Token }
   #next (): Token { return this.#tokens[this.#at++] as Token }
@@ -85,13 +125,15 @@ class Parser {
   #type (): TypeNode {
     const t = this.#peek
     if (t.kind === 'keyword' && t.text === 'map') {
-      this.#next()
-      this.#expect('<')
-      const key = this.#type()
-      this.#expect(',')
-      const value = this.#type()
-      this.#closeAngle()
-      return { kind: 'map', key, value }
+      return this.#nested(() => {
+        this.#next()
+        this.#expect('<')
+        const key = this.#type()
+        this.#expect(',')
+        const value = this.#type()
+        this.#closeAngle()
+        return { kind: 'map', key, value }
+      })
     }
     if (t.kind !== 'ident' || !VALUE_TYPES.has(t.text)) this.#fail(`expected a type (uint, bool, address, bytes32 or map<K, V>) but found ${this.#describe(t)}`)
     this.#next()
@@ -170,7 +212,9 @@ class Parser {
     return { name, isPublic, params, returns, body: this.#block(), pos }
   }
 
-  #block (): Block {
+  #block (): Block { return this.#nested(() => this.#blockBody()) }
+
+  #blockBody (): Block {
     const pos = this.#expect('{').pos
     const statements: Stmt[] = []
     while (!this.#is('}')) {
@@ -183,6 +227,7 @@ class Parser {
 
   #statement (): Stmt {
     const pos = this.#peek.pos
+    this.#deadline.check(pos)
     if (this.#accept('let')) {
       const name = this.#ident('a variable name').text
       const type = this.#accept(':') ? this.#type() : null
@@ -250,15 +295,18 @@ class Parser {
     return args
   }
 
-  #expression (level = 0): Expr {
+  #expression (): Expr { return this.#nested(() => this.#level(0)) }
+
+  #level (level: number): Expr {
     if (level >= LEVELS.length) return this.#cast()
+    this.#deadline.check(this.#peek.pos)
     const ops = LEVELS[level] as BinaryOp[]
-    let left = this.#expression(level + 1)
+    let left = this.#level(level + 1)
     const comparison = level === 2
     while (this.#peek.kind === 'punct' && (ops as string[]).includes(this.#peek.text)) {
       const opToken = this.#next()
-      const right = this.#expression(level + 1)
-      left = { kind: 'binary', op: opToken.text as BinaryOp, left, right, pos: opToken.pos }
+      const right = this.#level(level + 1)
+      left = this.#track({ kind: 'binary', op: opToken.text as BinaryOp, left, right, pos: opToken.pos })
       if (comparison && this.#peek.kind === 'punct' && (ops as string[]).includes(this.#peek.text)) {
         this.#fail('comparisons cannot be chained; use && between them')
       }
@@ -270,7 +318,7 @@ class Parser {
     let expr = this.#unary()
     while (this.#is('as')) {
       const pos = this.#next().pos
-      expr = { kind: 'cast', expr, to: this.#type(), pos }
+      expr = this.#track({ kind: 'cast', expr, to: this.#type(), pos })
     }
     return expr
   }
@@ -278,7 +326,7 @@ class Parser {
   #unary (): Expr {
     if (this.#is('!')) {
       const pos = this.#next().pos
-      return { kind: 'unary', op: '!', operand: this.#unary(), pos }
+      return this.#nested(() => this.#track({ kind: 'unary', op: '!', operand: this.#unary(), pos }))
     }
     if (this.#is('-')) this.#fail('there are no negative numbers: uint is unsigned')
     return this.#postfix()
@@ -290,7 +338,7 @@ class Parser {
       const pos = this.#next().pos
       const index = this.#expression()
       this.#expect(']')
-      expr = { kind: 'index', base: expr, index, pos }
+      expr = this.#track({ kind: 'index', base: expr, index, pos })
     }
     return expr
   }
@@ -305,7 +353,7 @@ class Parser {
     }
     if (t.kind === 'ident') {
       this.#next()
-      if (this.#is('(')) return { kind: 'call', callee: t.text, args: this.#arguments(), pos: t.pos }
+      if (this.#is('(')) return this.#track({ kind: 'call', callee: t.text, args: this.#arguments(), pos: t.pos })
       return { kind: 'name', name: t.text, pos: t.pos }
     }
     if (this.#accept('(')) {
@@ -317,6 +365,6 @@ class Parser {
   }
 }
 
-export function parse (source: string): ContractNode {
-  return new Parser(tokenize(source)).parseContract()
+export function parse (source: string, deadline: CompileDeadline = new CompileDeadline()): ContractNode {
+  return new Parser(tokenize(source), deadline).parseContract()
 }

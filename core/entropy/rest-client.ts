@@ -3,6 +3,7 @@
 // process, and by the node when --entropy-url points at an external source. Every call is
 // bounded in time: an unreachable source costs at most `timeoutMs`, never a hung request.
 import { DEFAULT_SOURCE_ID } from '../../config/entropy-sources.ts'
+import type { BeaconEvidence } from '../chain/types.ts'
 
 /** GET /api/health (SPEC 4.6). `reason` is ours: why status is not "ok" (null when it is). */
 export interface EntropyHealthResponse {
@@ -24,6 +25,35 @@ export interface RestDraw {
   /** the x-entropy-source header, when the server sends one */
   source: string | null
   device: string | null
+}
+
+/** GET /api/random/attested?n= (ours, docs/entropy.md): bytes with the beacon rounds that back them. */
+export interface AttestedDraw {
+  bytes: Uint8Array
+  source: string
+  device: string
+  beacons: BeaconEvidence[]
+}
+
+/** more beacon entries than any registered composition has is not an honest answer */
+const MAX_EVIDENCE = 8
+const HEX_RE = /^(?:[0-9a-f]{2})*$/
+
+/** Checks an attested body: exactly n bytes, a source, and well-formed evidence entries. */
+export function parseAttested (body: unknown, n: number): AttestedDraw {
+  if (!isObject(body) || typeof body.hex !== 'string' || typeof body.source !== 'string' || body.source.length === 0) throw new Error('attested response needs hex and source')
+  if (body.hex.length !== n * 2 || !HEX_RE.test(body.hex)) throw new Error(`attested response must carry exactly ${n} bytes of lowercase hex`)
+  if (!Array.isArray(body.beacons) || body.beacons.length > MAX_EVIDENCE) throw new Error(`attested response needs a beacons list of at most ${MAX_EVIDENCE}`)
+  const beacons = body.beacons.map((b: unknown, i): BeaconEvidence => {
+    if (!isObject(b) || typeof b.source !== 'string' || !Number.isSafeInteger(b.round) || typeof b.signature !== 'string' ||
+        typeof b.randomness !== 'string' || (b.previous_signature !== undefined && typeof b.previous_signature !== 'string')) {
+      throw new Error(`attested response beacons[${i}] is not beacon evidence`)
+    }
+    const e: BeaconEvidence = { source: b.source, round: b.round as number, signature: b.signature, randomness: b.randomness }
+    if (typeof b.previous_signature === 'string') e.previous_signature = b.previous_signature
+    return e
+  })
+  return { bytes: Uint8Array.from(Buffer.from(body.hex, 'hex')), source: body.source, device: typeof body.device === 'string' ? body.device : '', beacons }
 }
 
 export class EntropyRestError extends Error {
@@ -116,6 +146,17 @@ export class EntropyRestClient {
     const res = await this.#get(`api/random/bytes?n=${n}`, signal)
     if (res.body.length !== n) throw new EntropyRestError(`${this.base.origin} returned ${res.body.length} bytes for n=${n}`, res.status)
     return { bytes: res.body, source: res.headers.get(SOURCE_HEADER), device: res.headers.get(DEVICE_HEADER) }
+  }
+
+  /** n bytes with their beacon evidence (GET /api/random/attested); a 404 means the source only speaks SPEC 4.6. */
+  async attested (n: number, signal?: AbortSignal): Promise<AttestedDraw> {
+    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`)
+    const res = await this.#get(`api/random/attested?n=${n}`, signal)
+    try {
+      return parseAttested(JSON.parse(new TextDecoder().decode(res.body)), n)
+    } catch (err) {
+      throw new EntropyRestError(`${this.base.origin} ${(err as Error).message}`, res.status)
+    }
   }
 
   /** One GET, body included, within the timeout; a non-2xx answer throws with the server's error text. */

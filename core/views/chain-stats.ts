@@ -14,6 +14,8 @@ export interface ChainStats {
   difficulty: number
   block_time_target: number
   testnet: boolean
+  /** the network this node runs: testnet, mainnet or devnet (testnet alone cannot tell devnet apart) */
+  network: string
 }
 
 export function chainStats (ctx: Pick<ViewContext, 'chain' | 'mempool' | 'params'>): ChainStats {
@@ -27,6 +29,7 @@ export function chainStats (ctx: Pick<ViewContext, 'chain' | 'mempool' | 'params
     mempool_size: ctx.mempool.size,
     difficulty: ctx.chain.nextDifficulty(),
     block_time_target: ctx.params.blockTimeTarget,
-    testnet: ctx.params.testnet
+    testnet: ctx.params.testnet,
+    network: ctx.params.name
   }
 }

@@ -10,4 +10,6 @@ export interface ViewContext {
   mempool: MempoolService
   params: NetworkParams
   nameOf: NameOf
+  /** the address of a user (or "foundation") by name, any case; absent without a directory */
+  addressOfName?: (name: string) => string | null
 }

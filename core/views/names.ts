@@ -18,3 +18,11 @@ export function nameLookup (directory: () => NameDirectory | undefined, foundati
     return directory()?.nameOf(norm.address) ?? null
   }
 }
+
+/** the reverse of nameLookup: the address a display name stands for, or null */
+export function addressLookup (directory: () => NameDirectory | undefined, foundationAddress: string): (name: string) => string | null {
+  return (name) => {
+    if (name.toLowerCase() === FOUNDATION_NAME) return foundationAddress
+    return directory()?.addressOf?.(name) ?? null
+  }
+}

@@ -26,7 +26,7 @@ export const paginationSchema = {
 
 export const statsSchema = {
   type: 'object',
-  required: ['height', 'tip_hash', 'tip_timestamp', 'total_supply', 'max_supply', 'mempool_size', 'difficulty', 'block_time_target', 'testnet'],
+  required: ['height', 'tip_hash', 'tip_timestamp', 'total_supply', 'max_supply', 'mempool_size', 'difficulty', 'block_time_target', 'testnet', 'network'],
   properties: {
     height: int,
     tip_hash: str,
@@ -36,7 +36,8 @@ export const statsSchema = {
     mempool_size: int,
     difficulty: int,
     block_time_target: int,
-    testnet: bool
+    testnet: bool,
+    network: { type: 'string', enum: ['testnet', 'mainnet', 'devnet'] }
   }
 } as const
 

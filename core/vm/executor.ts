@@ -27,6 +27,8 @@ export interface DeployRequest {
   /** init_calldata: must be empty in this version */
   calldata?: Uint8Array | string
   core?: VmCoreKind
+  /** log bytes (logBytes) the transaction may emit; more fails it, consuming its gas. Unbounded when absent. */
+  maxLogBytes?: number
 }
 
 export interface CallRequest {
@@ -41,6 +43,8 @@ export interface CallRequest {
   /** a read-only call: any state change, log or value transfer fails it */
   static?: boolean
   core?: VmCoreKind
+  /** as DeployRequest.maxLogBytes */
+  maxLogBytes?: number
 }
 
 export interface DeployResult { receipt: DeployReceipt }
@@ -50,6 +54,15 @@ const EMPTY = new Uint8Array(0)
 
 function toLogEntries (logs: EmittedLog[]): LogEntry[] {
   return logs.map((l) => ({ address: l.address, topics: l.topics.map(wordToHex), data: bytesToHex(l.data) }))
+}
+
+/** What a log weighs against the log limits: its address, its topics and its data, in bytes. */
+export function logBytes (topicCount: number, dataBytes: number): number {
+  return 20 + 32 * topicCount + dataBytes
+}
+
+function emittedLogBytes (logs: EmittedLog[]): number {
+  return logs.reduce((sum, l) => sum + logBytes(l.topics.length, l.data.length), 0)
 }
 
 function checkAccount (role: string, addr: string): string {
@@ -84,7 +97,12 @@ function guarded (state: VmState, snapshot: number, run: () => FrameOutput): Fra
 
 const rejected = (error: string): Outcome => ({ success: false, gasUsed: 0, error, reason: null, output: EMPTY, logs: [] })
 
-function settle (state: VmState, snapshot: number, gasLimit: number, out: FrameOutput, host: TxHost): Outcome {
+function settle (state: VmState, snapshot: number, gasLimit: number, out: FrameOutput, host: TxHost, maxLogBytes = Infinity): Outcome {
+  if (isSuccess(out.status) && emittedLogBytes(host.logs) > maxLogBytes) {
+    // gas bounds what a frame can log; this bound is the chain's, so checked once at the end
+    state.revert(snapshot)
+    return { ...rejected(`log limit exceeded: more than ${maxLogBytes} bytes of logs`), gasUsed: gasLimit }
+  }
   const success = isSuccess(out.status)
   if (success) state.commit(snapshot)
   else state.revert(snapshot)
@@ -149,7 +167,7 @@ function runDeploy (req: DeployRequest, deployer: string, contract: string, env:
     state.revert(snapshot)
     return { ...rejected(storeError), gasUsed: gasLimit }
   }
-  return settle(state, snapshot, gasLimit, out, host)
+  return settle(state, snapshot, gasLimit, out, host, req.maxLogBytes)
 }
 
 /**
@@ -209,5 +227,5 @@ function runCall (req: CallRequest, caller: string, to: string): Outcome {
     return rejected('insufficient balance')
   }
   const out = guarded(state, snapshot, () => interpreter.run({ code, address: to, caller, value, calldata, gas: gasLimit, isStatic, depth: 1 }, host))
-  return settle(state, snapshot, gasLimit, out, host)
+  return settle(state, snapshot, gasLimit, out, host, req.maxLogBytes)
 }

@@ -1,5 +1,5 @@
 // Public API of the contract VM. Chain, playground and tests import from here.
-export { executeDeploy, executeCall } from './executor.ts'
+export { executeDeploy, executeCall, logBytes } from './executor.ts'
 export type { DeployRequest, CallRequest, DeployResult, CallResult } from './executor.ts'
 export { selectVmCore, getVmCore, activeVmCore } from './cores.ts'
 export type { VmCoreKind, Interpreter } from './interpreter.ts'

@@ -6,21 +6,50 @@ import { resolveAdminCredentials } from './credentials.ts'
 import { adminAuthError, checkBasic } from './basic-auth.ts'
 import { registerAdminRoutes } from './routes.ts'
 import { registerAdminPage } from './pages.ts'
+import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
+import type { RateRule } from '../../core/http-guards.ts'
 
-export default definePlugin({
+interface AdminConfig {
+  /** per client address (issue 12 item 8): wrong Basic credentials */
+  rateLimits: { failedLogins: RateRule }
+}
+
+export default definePlugin<AdminConfig>({
   name: 'admin',
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
   provides: [],
   needs: ['accounts', 'chain', 'publicHttp'],
+  configSchema: {
+    properties: {
+      rateLimits: {
+        type: 'object',
+        properties: {
+          failedLogins: rateRuleSchema({ max: 20, windowSeconds: 600 }, 'requests with wrong admin credentials')
+        },
+        additionalProperties: false,
+        default: {}
+      }
+    },
+    additionalProperties: false
+  },
   async register (ctx) {
     const creds = resolveAdminCredentials(ctx.node.dataDir, process.env, ctx.logger)
     const accounts = ctx.resolve('accounts')
     const chain = ctx.resolve('chain')
     const app = ctx.resolve('publicHttp')
+    await ensureRateLimit(app)
+    const failedLogins = new ClientRateLimit(app, ctx.config.rateLimits.failedLogins, 'failed admin logins')
     // an encapsulated scope: the auth hook guards exactly the admin routes and pages
     await app.register(async (scope: FastifyInstance) => {
       scope.addHook('onRequest', async (request) => {
-        if (!checkBasic(creds, request.headers.authorization)) throw adminAuthError()
+        const offered = request.headers.authorization !== undefined
+        // a client that guessed wrong too often is refused even with the right password,
+        // or the limit would only slow the guessing down; a request without credentials
+        // guesses nothing (the browser's first visit) and is not counted
+        if (offered) await failedLogins.ensureUnder(request)
+        if (checkBasic(creds, request.headers.authorization)) return
+        if (offered) await failedLogins.count(request)
+        throw adminAuthError()
       })
       registerAdminRoutes(scope, { accounts, chain })
       await registerAdminPage(scope)

@@ -57,8 +57,28 @@ const errorSchema = { type: 'object', properties: { error: { type: 'string' } } 
 const nameBody = bodyDoc({ name: 'user name' })
 const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema }
 
+/** GET /api/admin/pending pages: the queue holds up to messenger.maxPendingSignups */
+export const PENDING_DEFAULT_LIMIT = 100
+export const PENDING_MAX_LIMIT = 1000
+
+const pendingQuery = {
+  type: 'object',
+  properties: {
+    offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'signups to skip, 0 = oldest' },
+    limit: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: PENDING_DEFAULT_LIMIT, description: `page size, default ${PENDING_DEFAULT_LIMIT}, at most ${PENDING_MAX_LIMIT} (larger values are clamped)` }
+  },
+  additionalProperties: false
+} as const
+
 export function registerAdminRoutes (app: FastifyInstance, { accounts, chain }: AdminDeps): void {
-  app.get('/api/admin/pending', { schema: { tags, summary: 'pending signups, oldest first', response: errors } }, async () => ({ pending: accounts.pendingList() }))
+  app.get('/api/admin/pending', {
+    schema: { tags, summary: 'pending signups, oldest first (FIFO), a page at a time', querystring: pendingQuery, response: errors }
+  }, async (request) => {
+    const q = request.query as { offset: number; limit: number }
+    const limit = Math.min(q.limit, PENDING_MAX_LIMIT)
+    const { pending, total } = accounts.pendingPage(q.offset, limit)
+    return { pending, pagination: { offset: q.offset, limit, total, has_more: q.offset + pending.length < total } }
+  })
 
   app.post('/api/admin/approve', { schema: { tags, summary: 'approve a pending signup: wallet, 100-coin faucet drip, login token', body: nameBody, response: errors } }, async (request) => {
     const { user, faucetTx } = await accountCall(() => accounts.approve(bodyOf(request).name))

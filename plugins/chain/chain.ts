@@ -19,8 +19,9 @@ import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, validateBlockContext } from '../../core/chain/validate.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
-import type { BlockOrigin, ChainService, ConfirmedTx, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
+import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { BoundedCache } from '../../core/bounded-cache.ts'
@@ -35,6 +36,10 @@ const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
 
 /** below this many signatures a block verifies faster inline than through the threads */
 const PARALLEL_VERIFY_MIN = 4
+/** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
+const PRUNE_BATCH = 256
+
+const headerOp = (block: Block): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block) })
 
 export interface ChainOptions {
   db: KvStore
@@ -49,6 +54,9 @@ export interface ChainOptions {
   signatureVerifier?: SignatureVerifier
   now?: () => number
 }
+
+/** Processing a block failed for a reason other than a consensus rule: retry it later. */
+export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
 
 const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockMeta => ({
   hash: block.hash,
@@ -110,6 +118,7 @@ export class Chain implements ChainService {
   #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
     return [
       ...blockBodyOps(block, encoded),
+      headerOp(block),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -124,6 +133,10 @@ export class Chain implements ChainService {
 
   getBlockMeta (hash: string): BlockMeta | undefined {
     return parseJson<BlockMeta>(this.#db.getSync(chainKey.blockMeta(hash)))
+  }
+
+  getHeader (hash: string): Uint8Array | undefined {
+    return this.#db.getSync(chainKey.header(hash))
   }
 
   hashAtHeight (height: number): string | undefined {
@@ -200,11 +213,35 @@ export class Chain implements ChainService {
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
+  async txIdsWithPrefix (prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix) || limit < 1) return []
+    const out: string[] = []
+    const from = chainKey.txLocation(prefix)
+    // the index keeps side-branch entries until overwritten: only main-chain ones count, so a
+    // bounded number of keys is read past the ones that do not
+    for await (const key of this.#db.keys({ gte: from, lt: `${from}\xff`, limit: limit + 16 })) {
+      const id = key.slice(from.length - prefix.length)
+      if (this.#location(id) !== undefined) out.push(id)
+      if (out.length >= limit) break
+    }
+    return out
+  }
+
   async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
     const norm = normalizeAddress(address)
     if (norm === null) return { total: 0, txIds: [] }
     const addr = norm.address
     const total = Number(this.stateView().getBigint(chainKey.addressTxCount(addr)))
+    if (offset >= total || limit <= 0) return { total, txIds: [] }
+    // newest first: offset 0 is ordinal total-1; one range read of exactly the page
+    const newest = total - 1 - offset
+    const oldest = Math.max(0, newest - limit + 1)
+    const byOrdinal: string[] = []
+    for await (const [, v] of this.#db.entries({ gte: chainKey.addressTxOrdinal(addr, oldest), lte: chainKey.addressTxOrdinal(addr, newest), reverse: true })) {
+      byOrdinal.push(v.toString('utf8'))
+    }
+    if (byOrdinal.length === newest - oldest + 1) return { total, txIds: byOrdinal }
+    // a data dir indexed before the ordinal index existed: skip through the height index
     const txIds: string[] = []
     let skipped = 0
     const prefix = chainKey.addressTxPrefix(addr)
@@ -241,13 +278,19 @@ export class Chain implements ChainService {
 
   // ---- writes
 
-  processBlock (block: Block, origin: BlockOrigin): Promise<ProcessResult> {
-    const run = this.#lock.then(() => this.#process(block, origin))
+  processBlock (block: Block, origin: BlockOrigin, opts: ProcessOptions = {}): Promise<ProcessResult> {
+    const run = this.#lock.then(() => this.#process(block, origin, opts))
     this.#lock = run.catch(() => undefined)
     return run
   }
 
-  async #process (block: Block, origin: BlockOrigin): Promise<ProcessResult> {
+  async #process (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
+    const result = await this.#processOne(block, origin, opts)
+    if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
+    return result
+  }
+
+  async #processOne (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
     checkBlockFormat(block)
     const known = this.getBlockMeta(block.hash)
     if (known !== undefined) {
@@ -257,6 +300,7 @@ export class Chain implements ChainService {
     const parent = this.getBlockMeta(block.previous_hash)
     if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
+    if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
     // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
     const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
     let encoded: Buffer[]
@@ -268,6 +312,7 @@ export class Chain implements ChainService {
         powCore: this.#opts.powCore
       })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       throw err
     }
@@ -284,11 +329,71 @@ export class Chain implements ChainService {
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
       ...blockBodyOps(block, encoded),
-      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) }
+      headerOp(block),
+      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
+      { type: 'put', key: chainKey.sideBlock(block.height, block.hash), value: new Uint8Array(0) }
     ])
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /**
+   * A failure that is not a rule the block broke (a trap in the VM host, an I/O error, out of
+   * memory) says nothing about the block: it is not marked invalid and nothing is written, so
+   * it can be processed again later; the error reaches the caller as a plain Error, which p2p
+   * never holds against the peer.
+   */
+  #notProcessed (block: Block, err: unknown): BlockNotProcessedError {
+    const reason = err instanceof Error ? err.message : String(err)
+    this.#log.error({ hash: block.hash.slice(0, 16), height: block.height, err }, `block not processed (not a consensus failure, will retry): ${reason}`)
+    return new BlockNotProcessedError(`block ${block.height} could not be processed: ${reason}`, { cause: err })
+  }
+
+  /**
+   * Refuses, before any validation or disk write, a side block that could never become the
+   * main chain: one whose branch leaves the main chain deeper than a reorg may undo, and (from
+   * a peer) one lighter than the tip unless a checked header chain that outweighs the tip
+   * vouches for it (headers-first sync). Otherwise a child of genesis at the initial
+   * difficulty would be stored for ever.
+   */
+  #admitSide (block: Block, parent: BlockMeta, origin: BlockOrigin, opts: ProcessOptions): void {
+    const tip = this.#tip
+    const lowest = tip.height - this.params.maxReorgDepth
+    // Walk down the branch to the main chain; heights fall, so this stops within
+    // parent.height - lowest steps.
+    let cur: BlockMeta | undefined = parent
+    while (cur !== undefined && cur.status !== 'main' && cur.height > lowest) cur = this.getBlockMeta(cur.previous_hash)
+    if (cur === undefined || cur.status !== 'main' || cur.height < lowest) {
+      throw new BlockError(BlockErrorCode.REORG_TOO_DEEP, `side block ${block.height} forks more than ${this.params.maxReorgDepth} blocks below the tip; not stored`)
+    }
+    if (origin !== 'peer') return
+    const tipWork = BigInt(tip.work)
+    // the difficulty the block must carry (checked by validation next), not the one it claims
+    const work = BigInt(parent.work) + blockWork(this.#expectedDifficulty(parent))
+    if (work >= tipWork || (opts.branchWork !== undefined && opts.branchWork > tipWork)) return
+    throw new BlockError(BlockErrorCode.LIGHT_BRANCH, `side block ${block.height} is lighter than the tip and no heavier header chain backs it; not stored`)
+  }
+
+  /** Deletes side blocks so far below the tip that no reorg could reach them. */
+  async #pruneStaleSide (): Promise<void> {
+    // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
+    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    if (below <= 1) return
+    const ops: KvOp[] = []
+    const prefix = chainKey.sideBlockPrefix()
+    for await (const key of this.#db.keys({ gte: prefix, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
+      ops.push({ type: 'del', key })
+      const hash = key.slice(key.lastIndexOf(':') + 1)
+      const meta = this.getBlockMeta(hash)
+      if (meta === undefined || meta.status === 'main') continue // reconnected since: only the index entry goes
+      const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+      if (head !== undefined) for (const k of blockTxKeys(hash, head)) ops.push({ type: 'del', key: k })
+      ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) }, { type: 'del', key: chainKey.undo(hash) })
+    }
+    if (ops.length === 0) return
+    await this.#db.write(ops)
+    this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
   }
 
   #rejected (block: Block, err: unknown, origin: BlockOrigin): void {
@@ -352,6 +457,7 @@ export class Chain implements ChainService {
     try {
       applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified })
     } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
         ...blockBodyOps(block, encoded),
@@ -391,6 +497,7 @@ export class Chain implements ChainService {
     ops.push(
       { type: 'del', key: chainKey.undo(tip.hash) },
       { type: 'put', key: chainKey.blockMeta(tip.hash), value: jsonValue({ ...tip, status: 'side' }) },
+      { type: 'put', key: chainKey.sideBlock(tip.height, tip.hash), value: new Uint8Array(0) },
       { type: 'del', key: chainKey.mainHash(tip.height) },
       { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: parent.hash, height: parent.height }) }
     )

@@ -15,14 +15,14 @@ import type { Receipt } from '../../core/vm-receipt.ts'
  * the sender.
  */
 export function runContractCall (call: ContractCall, core: VmCoreKind): Receipt {
-  const { overlay, tx, sender, value, gasLimit, env } = call
+  const { overlay, tx, sender, value, gasLimit, env, maxLogBytes } = call
   const state = new ChainVmState(overlay)
   if (value > 0n) state.setBalance(sender, state.getBalance(sender) + value)
   const calldata = typeof tx.data.calldata === 'string' ? tx.data.calldata : ''
   if (tx.data.type === 'deploy') {
-    return executeDeploy({ state, deployer: sender, code: String(tx.data.code ?? ''), calldata, value, gasLimit, env, core }).receipt
+    return executeDeploy({ state, deployer: sender, code: String(tx.data.code ?? ''), calldata, value, gasLimit, env, core, maxLogBytes }).receipt
   }
-  return executeCall({ state, caller: sender, to: String(tx.data.to ?? ''), calldata, value, gasLimit, env, core }).receipt
+  return executeCall({ state, caller: sender, to: String(tx.data.to ?? ''), calldata, value, gasLimit, env, core, maxLogBytes }).receipt
 }
 
 /** A tiny contract (init returns a runtime that stores 42 in slot 0 and returns it). */

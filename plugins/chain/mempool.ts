@@ -1,6 +1,7 @@
 // Pending transactions and their admission rules (DESIGN 3): signature, nonce sequence,
 // balance including the sender's other pending spends, fee floor, contract gas cover,
-// capacity with lowest-fee eviction, a per-sender cap and a time-to-live.
+// capacity with lowest-fee eviction, a byte budget with lowest-fee-per-byte eviction, a
+// per-sender cap and a time-to-live.
 import type { Hooks } from '../../core/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Transaction } from '../../core/chain/types.ts'
@@ -9,12 +10,20 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkTxFormat, checkTxSignature } from '../../core/chain/tx-rules.ts'
 import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
+import { TX_SEPARATOR_BYTES, txSize } from '../../core/chain/block-size.ts'
+import { declaredGas } from '../../core/chain/tx-rules.ts'
+import type { TemplateBudget } from '../../core/chain/template.ts'
+
+/** default byte budget: 5,000 ordinary transactions (~10 KB) fit, or ~440 of the largest allowed */
+export const DEFAULT_MEMPOOL_BYTES = 128 * 1024 * 1024
 
 export interface MempoolOptions {
   chain: ChainService
   params: NetworkParams
   hooks: Hooks
   capacity?: number
+  /** bytes (txSize) all pending transactions together may take */
+  maxBytes?: number
   perSenderLimit?: number
   ttlSeconds?: number
   maxFutureSeconds?: number
@@ -22,10 +31,14 @@ export interface MempoolOptions {
   now?: () => number
 }
 
-interface Entry { tx: Transaction; amount: bigint; fee: bigint; addedAt: number }
+interface Entry { tx: Transaction; amount: bigint; fee: bigint; addedAt: number; bytes: number }
+
+/** a pays less per byte than b */
+const cheaperPerByte = (a: Entry, b: Entry): boolean => a.fee * BigInt(b.bytes) < b.fee * BigInt(a.bytes)
 
 export class Mempool implements MempoolService {
   readonly capacity: number
+  readonly maxBytes: number
   readonly #perSender: number
   readonly #ttl: number
   readonly #maxFuture: number
@@ -35,11 +48,13 @@ export class Mempool implements MempoolService {
   readonly #bySender = new Map<string, Entry[]>()
   /** signatures this node verified, so block connection does not verify them again */
   readonly #verified = new Map<string, string>()
+  #bytes = 0
   #now: () => number
 
   constructor (opts: MempoolOptions) {
     this.#opts = opts
     this.capacity = opts.capacity ?? 5000
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MEMPOOL_BYTES
     this.#perSender = opts.perSenderLimit ?? 64
     this.#ttl = opts.ttlSeconds ?? 72 * 3600
     this.#maxFuture = opts.maxFutureSeconds ?? 2 * 3600
@@ -47,6 +62,8 @@ export class Mempool implements MempoolService {
   }
 
   get size (): number { return this.#byId.size }
+  /** bytes (txSize) of all pending transactions */
+  get bytes (): number { return this.#bytes }
   has (txId: string): boolean { return this.#byId.has(txId) }
   get (txId: string): Transaction | undefined { return this.#byId.get(txId)?.tx }
 
@@ -94,9 +111,10 @@ export class Mempool implements MempoolService {
     const carried = account.publicKey === null ? pending.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
     checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried })
 
-    if (this.#byId.size >= this.capacity) this.#evictFor(fee, tx.sender)
-    const entry: Entry = { tx, amount, fee, addedAt: now }
+    const entry: Entry = { tx, amount, fee, addedAt: now, bytes: txSize(tx) }
+    this.#makeRoom(entry)
     this.#byId.set(tx.transaction_id, entry)
+    this.#bytes += entry.bytes
     this.#bySender.set(tx.sender, [...pending, entry])
     this.#remember(tx)
     this.#opts.hooks.txAdmitted.call(tx)
@@ -105,43 +123,81 @@ export class Mempool implements MempoolService {
   }
 
   /**
-   * Makes room for a transaction paying `fee`: evicts the cheapest tail-of-chain entry if it pays
-   * less. Never the sender's own tail: the new transaction's nonce follows it.
+   * Makes room for `entry` under the count cap (evicting the lowest fee first) and the byte
+   * budget (evicting the lowest fee per byte first), or throws MEMPOOL_FULL and evicts nothing.
+   * Only tails of other senders' nonce chains are evicted: the newcomer's nonce follows its
+   * sender's tail, and evicting a tail never leaves a gap.
    */
-  #evictFor (fee: bigint, sender: string): void {
-    let victim: Entry | undefined
-    for (const [owner, list] of this.#bySender) {
-      if (owner === sender) continue
-      const tail = list[list.length - 1]
-      if (tail !== undefined && (victim === undefined || tail.fee < victim.fee)) victim = tail
+  #makeRoom (entry: Entry): void {
+    let count = this.#byId.size + 1 - this.capacity
+    let bytes = this.#bytes + entry.bytes - this.maxBytes
+    if (count <= 0 && bytes <= 0) return
+    if (entry.bytes > this.maxBytes) throw new TxError(TxErrorCode.MEMPOOL_FULL, `transaction of ${entry.bytes} bytes exceeds the mempool's ${this.maxBytes}-byte budget`)
+    const tails = new Map<string, number>()
+    for (const [owner, list] of this.#bySender) if (owner !== entry.tx.sender) tails.set(owner, list.length - 1)
+    const victims: Entry[] = []
+    while (count > 0 || bytes > 0) {
+      const byFee = count > 0
+      let victim: Entry | undefined
+      let victimOwner = ''
+      for (const [owner, at] of tails) {
+        const tail = at < 0 ? undefined : this.#bySender.get(owner)?.[at]
+        if (tail === undefined) continue
+        if (victim === undefined || (byFee ? tail.fee < victim.fee : cheaperPerByte(tail, victim))) { victim = tail; victimOwner = owner }
+      }
+      if (byFee && (victim === undefined || victim.fee >= entry.fee)) {
+        throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool full (${this.capacity}) and the fee does not beat the lowest pending fee`)
+      }
+      if (!byFee && (victim === undefined || !cheaperPerByte(victim, entry))) {
+        throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool byte budget full (${this.maxBytes} bytes) and the fee per byte does not beat the lowest pending`)
+      }
+      const chosen = victim as Entry
+      victims.push(chosen)
+      tails.set(victimOwner, (tails.get(victimOwner) as number) - 1)
+      count--
+      bytes -= chosen.bytes
     }
-    if (victim === undefined || victim.fee >= fee) throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool full (${this.capacity}) and the fee does not beat the lowest pending fee`)
-    this.#remove(victim.tx.transaction_id, 'evicted')
+    for (const v of victims) this.#remove(v.tx.transaction_id, 'evicted')
   }
 
   #remove (txId: string, reason: 'confirmed' | 'evicted' | 'expired' | 'invalidated'): void {
     const e = this.#byId.get(txId)
     if (e === undefined) return
     this.#byId.delete(txId)
+    this.#bytes -= e.bytes
     const list = (this.#bySender.get(e.tx.sender) ?? []).filter((x) => x !== e)
     if (list.length === 0) this.#bySender.delete(e.tx.sender)
     else this.#bySender.set(e.tx.sender, list)
     this.#opts.hooks.txRemoved.call({ tx: e.tx, reason })
   }
 
-  select (max: number): Transaction[] {
+  /**
+   * Up to `max` transactions, within `budget` when given (bytes with separators, declared gas):
+   * a transaction that does not fit is skipped with every later one of its sender.
+   */
+  select (max: number, budget?: Omit<TemplateBudget, 'count'>): Transaction[] {
     const sorted = [...this.#byId.values()].sort((a, b) => (b.fee > a.fee ? 1 : b.fee < a.fee ? -1 : a.tx.timestamp - b.tx.timestamp))
     const nextNonce = new Map<string, number>()
     const chosen: Transaction[] = []
     const taken = new Set<string>()
+    const blocked = new Set<string>()
+    let bytes = 0
+    let gas = 0
     let progress = true
     while (progress && chosen.length < max) {
       progress = false
       for (const e of sorted) {
         if (chosen.length >= max) break
-        if (taken.has(e.tx.transaction_id)) continue
+        if (taken.has(e.tx.transaction_id) || blocked.has(e.tx.sender)) continue
         const expect = nextNonce.get(e.tx.sender) ?? this.#opts.chain.getAccount(e.tx.sender).nonce
         if (e.tx.nonce !== expect) continue
+        if (budget !== undefined) {
+          const size = e.bytes + TX_SEPARATOR_BYTES
+          const g = declaredGas(e.tx)
+          if (bytes + size > budget.bytes || gas + g > budget.gas) { blocked.add(e.tx.sender); continue }
+          bytes += size
+          gas += g
+        }
         chosen.push(e.tx)
         taken.add(e.tx.transaction_id)
         nextNonce.set(e.tx.sender, expect + 1)
@@ -184,14 +240,15 @@ export class Mempool implements MempoolService {
       if (list === undefined) continue
       setAside.set(sender, list)
       this.#bySender.delete(sender)
-      for (const e of list) this.#byId.delete(e.tx.transaction_id)
+      for (const e of list) { this.#byId.delete(e.tx.transaction_id); this.#bytes -= e.bytes }
     }
     for (const tx of back) {
       try { this.add(tx) } catch { /* no longer valid on the new branch */ }
     }
     for (const [sender, list] of setAside) {
-      const kept = (this.#bySender.get(sender) ?? []).concat(list.filter((e) => !this.#byId.has(e.tx.transaction_id)))
-      for (const e of kept) this.#byId.set(e.tx.transaction_id, e)
+      const reattached = list.filter((e) => !this.#byId.has(e.tx.transaction_id))
+      const kept = (this.#bySender.get(sender) ?? []).concat(reattached)
+      for (const e of reattached) { this.#byId.set(e.tx.transaction_id, e); this.#bytes += e.bytes }
       this.#bySender.set(sender, kept.sort((a, b) => a.tx.nonce - b.tx.nonce))
     }
   }

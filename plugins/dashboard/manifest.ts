@@ -3,7 +3,9 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/plugin.ts'
-import { nameLookup } from '../../core/views/names.ts'
+import { installHostCheck } from '../../core/http-guards.ts'
+import { ConfigError } from '../../core/config.ts'
+import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
 
@@ -18,7 +20,12 @@ interface DashboardConfig {
   host: string
   port: number
   /** every GET but /api/status and /metrics needs the API key */
-  requireAuth: boolean
+  requireAuth?: boolean
+  /** the SPEC's spelling of requireAuth (SPEC 5); either is accepted */
+  require_auth?: boolean
+  /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
+   *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
+  allowedHosts: string[]
 }
 
 export default definePlugin<DashboardConfig>({
@@ -31,11 +38,18 @@ export default definePlugin<DashboardConfig>({
     properties: {
       host: { type: 'string', minLength: 1, default: '127.0.0.1' },
       port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
-      requireAuth: { type: 'boolean', default: false }
+      requireAuth: { type: 'boolean' },
+      require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' },
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
     },
     additionalProperties: false
   },
   async register (ctx) {
+    const { requireAuth: camel, require_auth: snake } = ctx.config
+    if (camel !== undefined && snake !== undefined && camel !== snake) {
+      throw new ConfigError('invalid config: "dashboard.requireAuth" and "dashboard.require_auth" disagree; set one of them')
+    }
+    const requireAuth = snake ?? camel ?? false
     const apiKey = loadOrCreateApiKey(ctx.node.dataDir)
     if (apiKey.source === 'env') ctx.logger.info('dashboard API key taken from LEDGER_API_KEY')
     else ctx.logger.info({ file: apiKey.file }, apiKey.created ? 'generated the dashboard API key' : 'dashboard API key loaded')
@@ -47,7 +61,8 @@ export default definePlugin<DashboardConfig>({
         chain: ctx.resolve('chain'),
         mempool: ctx.resolve('mempool'),
         params: ctx.params,
-        nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
+        nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress),
+        addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
       },
       // resolved per request: each is optional and reports its absent value when missing
       services: {
@@ -58,12 +73,13 @@ export default definePlugin<DashboardConfig>({
       // the node's wallet address: the identity it mines and pays the faucet under
       nodeId: ctx.resolve('wallets').nodeWallet().address,
       apiKey: apiKey.key,
-      requireAuth: ctx.config.requireAuth
+      requireAuth
     })
+    installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })
-      ctx.logger.info({ address, requireAuth: ctx.config.requireAuth }, 'dashboard listening')
+      ctx.logger.info({ address, requireAuth }, 'dashboard listening')
     })
     ctx.onClose(async () => { await app.close() })
   }

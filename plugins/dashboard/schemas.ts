@@ -43,7 +43,19 @@ export const chainSummarySchema = obj({
   block_time_target: int,
   testnet: bool,
   network: str,
-  genesis_hash: str
+  genesis_hash: str,
+  chain_id: { type: 'string', description: 'signed into every transaction (DESIGN 3); a wallet reads it here' }
+})
+
+/** what a wallet needs to build its next transaction */
+export const accountSchema = obj({
+  address: { type: 'string', description: '32-hex wallet address' },
+  balance: { type: 'number', description: 'confirmed balance, coin' },
+  spendable: { type: 'number', description: 'balance minus the amount + fee of this sender\'s pending transactions' },
+  nonce: { type: 'integer', description: 'confirmed nonce (transactions confirmed so far)' },
+  next_nonce: { type: 'integer', description: 'the nonce the next transaction must carry (pending ones counted)' },
+  pending_count: int,
+  public_key_known: { type: 'boolean', description: 'false: the next transaction must carry data.public_key' }
 })
 
 export const mempoolSchema = obj({

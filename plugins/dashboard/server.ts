@@ -29,7 +29,7 @@ export interface DashboardDeps {
 
 export const DASHBOARD_ROUTES = [
   'GET /api/status', 'GET /api/node', 'GET /api/chain', 'GET /api/blocks', 'GET /api/block/{identifier}',
-  'GET /api/tx/{tx_id}', 'GET /api/address/{address}', 'GET /api/mempool', 'GET /api/mining', 'GET /api/qrng',
+  'GET /api/tx/{tx_id}', 'GET /api/address/{address}', 'GET /api/account/{address}', 'GET /api/mempool', 'GET /api/mining', 'GET /api/qrng',
   'GET /api/qrng/random', 'GET /api/peers', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
 ] as const
 

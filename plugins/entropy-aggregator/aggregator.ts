@@ -3,7 +3,9 @@
 // round met the quorum (fail closed). Rounds run on a background task: a request never waits
 // on an upstream, it only takes from the pool (or waits, bounded, for the task to refill it).
 import type { Logger } from 'pino'
-import { aggregatorId } from '../../config/entropy-sources.ts'
+import { aggregatorId, beaconPin } from '../../config/entropy-sources.ts'
+import { beaconRoundTime } from '../../core/chain/attestation.ts'
+import type { BeaconEvidence } from '../../core/chain/types.ts'
 import { healthSnapshot, healthViolation } from '../../core/entropy/health.ts'
 import type { HealthBounds } from '../../core/entropy/health.ts'
 import { EntropyPool } from './pool.ts'
@@ -45,10 +47,23 @@ export interface EntropyTake {
   rounds: Record<string, number>
 }
 
+/** Bytes with the beacon rounds that back them: what a block's envelope v2 quotes. */
+export interface AttestedTake extends EntropyTake {
+  /** fresh verified rounds of the beacon contributors, sorted by source id */
+  beacons: BeaconEvidence[]
+}
+
+/**
+ * Evidence older than this (by the beacon's schedule) is refreshed before it is handed out:
+ * a block must quote a round at most 60 s older than itself (docs/entropy.md), and a miner
+ * may take a few seconds to find the nonce.
+ */
+export const EVIDENCE_MAX_AGE_S = 40
+
 export interface LastFill {
   source: string
   contributors: string[]
-  round: number | null
+  round: number
   rounds: Record<string, number>
   filled_at: string
 }
@@ -96,6 +111,9 @@ export class EntropyAggregator {
   #status: AggregatorStatus = 'warming_up'
   #reason: string | null = 'no round has run yet'
   #lastFill: LastFill | null = null
+  /** newest verified round of each beacon source, from fills, probes and refreshes */
+  readonly #evidence = new Map<string, BeaconEvidence>()
+  #fills = 0
   #lastRoundAt = 0
   #round: Promise<RoundReport> | null = null
   #roundWaiters: Array<() => void> = []
@@ -185,6 +203,52 @@ export class EntropyAggregator {
     }
   }
 
+  /**
+   * Like draw(), plus fresh evidence of each beacon the bytes came from. A beacon whose fresh
+   * round cannot be had now is left out of the reported source (its bytes are still mixed in,
+   * but the block cannot claim it); when nothing is left, the draw fails.
+   */
+  async drawAttested (n: number, waitMs: number): Promise<AttestedTake> {
+    const t = await this.draw(n, waitMs)
+    const beacons: BeaconEvidence[] = []
+    const claimed: string[] = []
+    for (const id of t.contributors) {
+      if (beaconPin(id) === null) { claimed.push(id); continue }
+      const e = await this.#freshEvidence(id)
+      if (e === null) continue
+      beacons.push(e)
+      claimed.push(id)
+    }
+    if (claimed.length === 0) {
+      t.bytes.fill(0)
+      throw new EntropyError(EntropyErrorCode.BELOW_QUORUM, `no fresh beacon round from ${t.contributors.join(', ')}: the bytes cannot be attested`)
+    }
+    beacons.sort((a, b) => a.source < b.source ? -1 : 1)
+    return { ...t, source: this.compositionId(claimed), device: this.#devices(claimed), contributors: claimed, beacons }
+  }
+
+  async #freshEvidence (id: string): Promise<BeaconEvidence | null> {
+    const pin = beaconPin(id)
+    const known = this.#evidence.get(id)
+    const nowS = this.#now() / 1000
+    if (pin !== null && known !== undefined && beaconRoundTime(pin, known.round) >= nowS - EVIDENCE_MAX_AGE_S) return known
+    const source = this.#sources.find((s) => s.source.id === id)?.source
+    if (source?.latestEvidence === undefined) return null
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(), this.#o.timeoutMs)
+    try {
+      const signal = AbortSignal.any([deadline.signal, this.#stop.signal])
+      const e = await withDeadline(source.latestEvidence(signal), signal, () => `no answer within ${this.#o.timeoutMs} ms`)
+      this.#evidence.set(id, e)
+      return pin !== null && beaconRoundTime(pin, e.round) >= nowS - EVIDENCE_MAX_AGE_S ? e : null
+    } catch (err) {
+      this.#o.logger.warn({ source: id, reason: (err as Error).message }, 'no fresh beacon round for the evidence')
+      return null
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** One round now (the background task calls this; tests may too). Rounds never overlap. */
   runRound (kind: 'fill' | 'probe' = 'fill'): Promise<RoundReport> {
     this.#round ??= this.#doRound(kind).finally(() => {
@@ -264,6 +328,7 @@ export class EntropyAggregator {
       if (r.status === 'fulfilled') {
         if (tracker.ok !== true && tracker.ok !== null) this.#o.logger.info({ source: source.id }, 'entropy source answers again')
         tracker.succeeded(at, r.value.round)
+        if (r.value.evidence !== undefined) this.#evidence.set(source.id, r.value.evidence)
         answers.push(r.value)
       } else {
         const reason = (r.reason as Error).message
@@ -284,7 +349,9 @@ export class EntropyAggregator {
         added = this.pool.add(mixed.subarray(0, Math.min(this.#o.batchBytes, this.pool.room)), answered, rounds)
         mixed.fill(0)
         const source = this.compositionId(answered)
-        const firstRound = answered.map((id) => rounds[id]).find((r) => r !== undefined) ?? null
+        this.#fills++
+        // SPEC 4.6 last_fill.round: the beacon round, else (no beacon answered) the fill's sequence number
+        const firstRound = answered.map((id) => rounds[id]).find((r) => r !== undefined) ?? this.#fills
         this.#lastFill = { source, contributors: answered, round: firstRound, rounds, filled_at: new Date(this.#now()).toISOString() }
         this.#o.logger.debug({ source, added, available: this.pool.available }, 'entropy pool refilled')
       }

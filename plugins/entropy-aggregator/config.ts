@@ -5,7 +5,7 @@
 import { ConfigError } from '../../core/config.ts'
 import type { JsonSchema } from '../../core/plugin.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { aggregatorId } from '../../config/entropy-sources.ts'
+import { aggregatorId, beaconComponents } from '../../config/entropy-sources.ts'
 import { DRAND_SCHEME_IDS } from './sources/drand-schemes.ts'
 import type { DrandScheme } from './sources/drand-schemes.ts'
 import type { SelfHostedDevice } from './sources/self-hosted.ts'
@@ -13,9 +13,10 @@ import type { SelfHostedDevice } from './sources/self-hosted.ts'
 export const PLUGIN_NAME = 'entropy-aggregator'
 
 /** The registered ids this aggregator has a client for. */
-export const SUPPORTED_SOURCES = ['beacon-default', 'beacon-fastnet', 'self-hosted'] as const
+export const SUPPORTED_SOURCES = ['beacon-default', 'beacon-fastnet', 'beacon-devnet', 'self-hosted'] as const
 export type SupportedSource = typeof SUPPORTED_SOURCES[number]
-export type BeaconId = Exclude<SupportedSource, 'self-hosted'>
+/** the drand beacons fetched from relays (beacon-devnet is signed locally: nothing to configure) */
+export type BeaconId = Exclude<SupportedSource, 'self-hosted' | 'beacon-devnet'>
 
 export interface BeaconOverride {
   urls?: string[]
@@ -31,7 +32,7 @@ export interface EntropyAggregatorConfig {
   port: number
   /** an external SPEC 4.6 source (--entropy-url): the node draws from it; no server, no pool here */
   url: string | null
-  /** null: beacon-default + self-hosted where self-hosted is trusted, else the two beacons */
+  /** null: beacon-devnet + self-hosted on devnet, beacon-default + self-hosted where self-hosted is trusted, else the two beacons */
   sources: SupportedSource[] | null
   /** null: 1 when self-hosted is among the sources, else min(2, sources) */
   minQuorum: number | null
@@ -126,7 +127,7 @@ function reportableIds (sources: readonly string[], minQuorum: number): string[]
 export function planSources (sources: readonly SupportedSource[] | null, minQuorum: number | null, params: NetworkParams): SourcePlan {
   const trusts = (id: string): boolean => params.trustedSources.includes(id)
   const chosen: SupportedSource[] = sources === null
-    ? (trusts('self-hosted') ? ['beacon-default', 'self-hosted'] : ['beacon-default', 'beacon-fastnet'])
+    ? (trusts('beacon-devnet') ? ['beacon-devnet', 'self-hosted'] : trusts('self-hosted') ? ['beacon-default', 'self-hosted'] : ['beacon-default', 'beacon-fastnet'])
     : [...sources]
   for (const id of chosen) {
     if (!trusts(id)) {
@@ -134,10 +135,15 @@ export function planSources (sources: readonly SupportedSource[] | null, minQuor
       throw configError('sources', `'${id}' is not in the ${params.name} trust list${hint}`)
     }
   }
-  const quorum = minQuorum ?? (chosen.includes('self-hosted') ? 1 : Math.min(2, chosen.length))
+  // where the chain requires beacon evidence, self-hosted may never answer alone
+  const selfHostedQuorum = params.minBeacons === 0 ? 1 : chosen.length
+  const quorum = minQuorum ?? (chosen.includes('self-hosted') ? selfHostedQuorum : Math.min(2, chosen.length))
   if (quorum > chosen.length) throw configError('minQuorum', `is ${quorum} but only ${chosen.length} source(s) are configured`)
   for (const id of reportableIds(chosen, quorum)) {
     if (!trusts(id)) throw configError('sources', `would report '${id}', which the ${params.name} trust list does not accept; raise minQuorum or change the sources`)
+    if (beaconComponents(id, params.sourceRegistry).length < params.minBeacons) {
+      throw configError('minQuorum', `would let the aggregator report '${id}' without beacon evidence, which the ${params.name} chain requires; raise minQuorum or change the sources`)
+    }
   }
   return { sources: chosen, minQuorum: quorum }
 }

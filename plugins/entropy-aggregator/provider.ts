@@ -28,8 +28,8 @@ export class AggregatorEntropyProvider implements EntropyProvider {
   }
 
   async getBytes (n: number): Promise<EntropyDraw> {
-    const t = await this.#o.aggregator.draw(n, this.#o.waitMs)
-    return { bytes: t.bytes, source: t.source, device: t.device }
+    const t = await this.#o.aggregator.drawAttested(n, this.#o.waitMs)
+    return { bytes: t.bytes, source: t.source, device: t.device, beacons: t.beacons }
   }
 
   /** last_fetch_at: when the pool was last filled from the upstream sources (Unix seconds). */

@@ -6,9 +6,10 @@ import type { Logger } from 'pino'
 import type { EntropyDraw, EntropyProvider, EntropyProviderStatus } from '../../core/services.ts'
 import type { Hooks } from '../../core/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { EntropyRestClient } from '../../core/entropy/rest-client.ts'
+import { EntropyRestClient, EntropyRestError } from '../../core/entropy/rest-client.ts'
+import type { BeaconEvidence } from '../../core/chain/types.ts'
 import type { EntropyHealthResponse } from '../../core/entropy/rest-client.ts'
-import { aggregatorId, AGGREGATOR_PREFIX, DEFAULT_SOURCE_ID, isRegisteredSource, sourceComponents } from '../../config/entropy-sources.ts'
+import { aggregatorId, AGGREGATOR_PREFIX, beaconPin, DEFAULT_SOURCE_ID, isRegisteredSource, sourceComponents } from '../../config/entropy-sources.ts'
 import { EntropyError, EntropyErrorCode } from './errors.ts'
 import { ReachabilityNotifier } from './reachability.ts'
 
@@ -20,6 +21,18 @@ export interface RemoteProviderOptions {
   params: NetworkParams
   logger: Logger
   hooks?: Hooks
+}
+
+/**
+ * The source id a block may claim for these bytes: the reported one without the beacon
+ * components no evidence was given for; null when nothing is left.
+ */
+export function claimable (source: string, beacons: readonly BeaconEvidence[]): string | null {
+  const quoted = new Set(beacons.map((b) => b.source))
+  const kept = sourceComponents(source).filter((c) => beaconPin(c) === null || quoted.has(c))
+  if (kept.length === 0) return null
+  if (!source.startsWith(AGGREGATOR_PREFIX)) return kept[0] as string
+  return aggregatorId(kept)
 }
 
 /** States that mean "serving"; other implementations of the contract may say healthy. */
@@ -67,14 +80,21 @@ export class RemoteEntropyProvider implements EntropyProvider {
   }
 
   async getBytes (n: number): Promise<EntropyDraw> {
-    let draw
+    let draw: { bytes: Uint8Array; source: string | null; device: string | null; beacons: BeaconEvidence[] }
     try {
-      draw = await this.client.bytes(n, this.#stop.signal)
+      draw = await this.#draw(n)
     } catch (err) {
       this.#set(false, (err as Error).message)
       throw new EntropyError(EntropyErrorCode.UNREACHABLE, `external entropy source: ${(err as Error).message}`)
     }
-    const source = draw.source ?? this.#health?.source ?? DEFAULT_SOURCE_ID
+    const reported = draw.source ?? this.#health?.source ?? DEFAULT_SOURCE_ID
+    // a beacon the source quotes no round of cannot be claimed by the block (it would be refused)
+    const source = claimable(reported, draw.beacons)
+    if (source === null) {
+      const reason = `external source reports '${reported}' without the beacon evidence a block needs (does it serve /api/random/attested?)`
+      this.#set(false, reason)
+      throw new EntropyError(EntropyErrorCode.UNTRUSTED_SOURCE, reason)
+    }
     const canonical = source.startsWith(AGGREGATOR_PREFIX) ? aggregatorId(sourceComponents(source)) : source
     if (!isRegisteredSource(source) || !this.#o.params.trustedSources.includes(canonical)) {
       const reason = `external source reports '${source}', which the ${this.#o.params.name} trust list does not accept`
@@ -83,7 +103,19 @@ export class RemoteEntropyProvider implements EntropyProvider {
     }
     this.#lastFetchAt = Date.now() / 1000
     this.#set(true, null)
-    return { bytes: draw.bytes, source: canonical, device: draw.device ?? this.#health?.device ?? this.client.base.origin }
+    const claimed = new Set(sourceComponents(canonical))
+    const beacons = draw.beacons.filter((b) => claimed.has(b.source)).sort((a, b) => a.source < b.source ? -1 : 1)
+    return { bytes: draw.bytes, source: canonical, device: draw.device ?? this.#health?.device ?? this.client.base.origin, beacons }
+  }
+
+  /** The attested endpoint; a source that only speaks SPEC 4.6 (404) gives bytes without evidence. */
+  async #draw (n: number): Promise<{ bytes: Uint8Array; source: string | null; device: string | null; beacons: BeaconEvidence[] }> {
+    try {
+      return await this.client.attested(n, this.#stop.signal)
+    } catch (err) {
+      if (!(err instanceof EntropyRestError) || err.status !== 404) throw err
+    }
+    return { ...await this.client.bytes(n, this.#stop.signal), beacons: [] }
   }
 
   status (): EntropyProviderStatus {

@@ -30,6 +30,21 @@ export function healthBody (h: AggregatorHealth): EntropyHealthBody {
   }
 }
 
+/** what GET / lists, like the dashboard's index */
+export const ENTROPY_ENDPOINTS = (capacity: number): string[] => [
+  '/api/health',
+  `/api/random/bytes?n=<1..${capacity}>`,
+  `/api/random/hex?n=<1..${capacity}>`
+]
+
+/** JSON only for a client that names application/json and does not also name text/plain
+ *  (curl's and browsers' wildcards get the text the contract describes) */
+export function wantsJson (accept: string | undefined): boolean {
+  if (accept === undefined) return false
+  const types = accept.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
+  return types.includes('application/json') && !types.includes('text/plain')
+}
+
 /** The n of a random request: exactly one decimal integer in 1..capacity, or a 400. */
 export function parseN (query: unknown, capacity: number): number {
   const raw = (query as Record<string, unknown> | null)?.n
@@ -75,9 +90,35 @@ export function registerEntropyRoutes (app: FastifyInstance, o: EntropyRoutesOpt
       .send(Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.length))
   })
 
+  // ours, beside the SPEC 4.6 contract: the bytes with the beacon rounds that back them, so a
+  // miner on another host can quote them in a verifiable block (docs/entropy.md)
+  app.get('/api/random/attested', { exposeHeadRoute: false }, async (request, reply) => {
+    const n = parseN(request.query, aggregator.pool.capacity)
+    let t
+    try {
+      t = await aggregator.drawAttested(n, o.waitMs)
+    } catch (err) {
+      throw toHttpError(err)
+    }
+    reply.header('cache-control', 'no-store').header(SOURCE_HEADER, t.source).header(DEVICE_HEADER, t.device)
+    return { n: t.bytes.length, hex: Buffer.from(t.bytes).toString('hex'), source: t.source, device: t.device, beacons: t.beacons }
+  })
+
+  // SPEC 4.6: "the same bytes hex-encoded" is the hex text itself, which other entropy
+  // services and aggregators read; a client that asks for JSON alone gets it wrapped
   app.get('/api/random/hex', { exposeHeadRoute: false }, async (request, reply) => {
     const t = await draw(request.query)
-    reply.header('cache-control', 'no-store').header(SOURCE_HEADER, t.source).header(DEVICE_HEADER, t.device)
-    return { n: t.bytes.length, hex: Buffer.from(t.bytes).toString('hex'), source: t.source, device: t.device }
+    const hex = Buffer.from(t.bytes).toString('hex')
+    reply.header('cache-control', 'no-store').header(SOURCE_HEADER, t.source).header(DEVICE_HEADER, t.device).header('vary', 'accept')
+    if (wantsJson(request.headers.accept)) return { n: t.bytes.length, hex, source: t.source, device: t.device }
+    return reply.type('text/plain; charset=utf-8').send(hex)
   })
+
+  app.get('/', { schema: { hide: true } }, async () => ({
+    service: 'entropy',
+    contract: 'SPEC 4.6 entropy source',
+    status: aggregator.health().status,
+    source: aggregator.health().source,
+    endpoints: [...ENTROPY_ENDPOINTS(aggregator.pool.capacity)]
+  }))
 }

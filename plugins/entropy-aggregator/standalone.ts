@@ -9,7 +9,7 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { validateSection } from '../../core/config.ts'
+import { ConfigError, validateSection } from '../../core/config.ts'
 import { createLogger } from '../../core/logger.ts'
 import type { NetworkName } from '../../core/chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
@@ -58,6 +58,9 @@ export async function startEntropyServer (o: EntropyServerOptions = {}): Promise
     await app.listen({ host: section.host, port: section.port })
   } catch (err) {
     await aggregator.stop()
+    const code = (err as NodeJS.ErrnoException).code
+    // `ledger entropy` moves its listener with --port; say so in one line, like `ledger run`
+    if (code === 'EADDRINUSE') throw new ConfigError(`the entropy server cannot listen on ${section.host}:${section.port}: address already in use (another node or program holds it; pick another port with --port)`, { cause: err })
     throw err
   }
   const port = (app.server.address() as AddressInfo).port

@@ -1,7 +1,7 @@
 // Public explorer (SPEC 4.2): stats, blocks, transactions, addresses and receipts on the
 // public server, plus a web page at /explorer. Names come from the optional `names` service.
 import { definePlugin } from '../../core/plugin.ts'
-import { nameLookup } from '../../core/views/names.ts'
+import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
 import { registerExplorerPage } from './page.ts'
@@ -19,7 +19,8 @@ export default definePlugin({
       mempool: ctx.resolve('mempool'),
       params: ctx.params,
       // looked up per request: a names provider may be added by a plugin loaded later
-      nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
+      nameOf: nameLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress),
+      addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
     }
     const app = ctx.resolve('publicHttp')
     registerExplorerRoutes(app, view)

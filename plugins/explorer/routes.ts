@@ -7,6 +7,7 @@ import { chainStats } from '../../core/views/chain-stats.ts'
 import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
 import { lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
 import { addressDetail } from '../../core/views/address-detail.ts'
+import { resolveSearch } from '../../core/views/search.ts'
 import { receiptBody } from '../../core/views/receipt-view.ts'
 import { pageQuerySchema, pageRequest } from '../../core/views/pagination.ts'
 import { VIEW_ERRORS } from '../../core/views/errors.ts'
@@ -30,6 +31,7 @@ export const EXPLORER_ROUTES = [
   '/api/explorer/block/:height',
   '/api/explorer/tx/:tx_id',
   '/api/explorer/address/:address',
+  '/api/explorer/search',
   '/api/receipt/:tx_id',
   '/api/receipts/block/:idx'
 ] as const
@@ -102,6 +104,23 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
     if (detail === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
     return detail
   })
+
+  app.get('/api/explorer/search', {
+    schema: {
+      tags,
+      summary: 'where a search leads: a block (height or hash), a transaction (id or a unique prefix of 8+ hex), an address (32/40 hex or a user name)',
+      querystring: { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 256 } } },
+      response: {
+        200: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', enum: ['block', 'tx', 'address'] }, height: { type: 'integer' }, tx_id: { type: 'string' }, address: { type: 'string' }, name: { type: 'string' } }
+        },
+        400: errorSchema,
+        404: errorSchema
+      }
+    }
+  }, async (request) => await resolveSearch(ctx, (request.query as { q: string }).q))
 
   app.get('/api/receipt/:tx_id', {
     schema: {

@@ -7,15 +7,21 @@ import { createFaucet } from '../../core/accounts/faucet.ts'
 import { createNameDirectory } from '../../core/accounts/name-directory.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
 import { randomSuffix } from '../../core/accounts/secrets.ts'
+import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
+import type { RateRule } from '../../core/http-guards.ts'
 import { AddressRateLimit } from './rate-limit.ts'
 import { registerMessengerRoutes } from './routes.ts'
 import { registerChatPage } from './pages.ts'
 
 interface MessengerConfig {
-  /** set the Secure flag on the session cookie (when served over TLS behind a proxy) */
+  /** always set the Secure flag on the session cookie (it is set anyway on HTTPS requests) */
   secureCookie: boolean
   /** SPEC 8: one message per this many seconds per address */
   messageIntervalSeconds: number
+  /** signups waiting for approval at most; further ones answer 503 until the admin acts */
+  maxPendingSignups: number
+  /** per client address (issue 12 item 8); defaults a person never meets */
+  rateLimits: { signup: RateRule; login: RateRule; failedInviteCodes: RateRule }
 }
 
 export default definePlugin<MessengerConfig>({
@@ -26,7 +32,18 @@ export default definePlugin<MessengerConfig>({
   configSchema: {
     properties: {
       secureCookie: { type: 'boolean', default: false },
-      messageIntervalSeconds: { type: 'number', minimum: 0, default: 5 }
+      messageIntervalSeconds: { type: 'number', minimum: 0, default: 5 },
+      maxPendingSignups: { type: 'integer', minimum: 1, default: 10_000 },
+      rateLimits: {
+        type: 'object',
+        properties: {
+          signup: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/signup requests'),
+          login: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/login requests and login links'),
+          failedInviteCodes: rateRuleSchema({ max: 20, windowSeconds: 600 }, 'signups with an unknown, revoked or used-up invite code')
+        },
+        additionalProperties: false,
+        default: {}
+      }
     },
     additionalProperties: false
   },
@@ -38,6 +55,7 @@ export default definePlugin<MessengerConfig>({
     const accounts = await AccountStore.open({
       db: ctx.resolve('adminDb'),
       logger: ctx.logger,
+      maxPending: ctx.config.maxPendingSignups,
       faucet: createFaucet({ ...txContext, wallets, logger: ctx.logger }),
       // a unique label per approval: a re-signup after unblock gets a fresh wallet and the
       // old wallet file stays on disk
@@ -53,14 +71,22 @@ export default definePlugin<MessengerConfig>({
 
     const app = ctx.resolve('publicHttp')
     await ensureCookieSupport(app)
+    await ensureRateLimit(app)
+    const { rateLimits } = ctx.config
+    const loginLimit = new ClientRateLimit(app, rateLimits.login, 'logins')
     registerMessengerRoutes(app, {
       ...txContext,
       accounts,
       names,
       wallets,
       limiter: new AddressRateLimit(ctx.config.messageIntervalSeconds),
-      secureCookie: ctx.config.secureCookie
+      secureCookie: ctx.config.secureCookie,
+      clientLimits: {
+        signup: new ClientRateLimit(app, rateLimits.signup, 'signups'),
+        login: loginLimit,
+        failedInviteCodes: new ClientRateLimit(app, rateLimits.failedInviteCodes, 'failed invite codes')
+      }
     })
-    await registerChatPage(app, accounts, ctx.config.secureCookie)
+    await registerChatPage(app, accounts, ctx.config.secureCookie, loginLimit)
   }
 })

@@ -6,10 +6,12 @@ import type { FastifyInstance } from 'fastify'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import { setSessionCookie } from '../../core/accounts/http-session.ts'
 import { registerWebPage } from '../../core/web-page.ts'
+import { cameOverHttps } from '../../core/http-guards.ts'
+import type { ClientRateLimit } from '../../core/http-guards.ts'
 
 export const CHAT_ASSET_PREFIX = '/chat/'
 
-export async function registerChatPage (app: FastifyInstance, accounts: AccountStore, secureCookie: boolean): Promise<void> {
+export async function registerChatPage (app: FastifyInstance, accounts: AccountStore, secureCookie: boolean, loginLimit: ClientRateLimit): Promise<void> {
   await registerWebPage(app, {
     webDir: path.join(import.meta.dirname, 'web'),
     assetPrefix: CHAT_ASSET_PREFIX,
@@ -18,10 +20,13 @@ export async function registerChatPage (app: FastifyInstance, accounts: AccountS
       const q = request.query as Record<string, unknown>
       if (typeof q.name !== 'string' || typeof q.token !== 'string') return
       try {
+        // a login link is a login attempt: it counts against the same per-address limit
+        await loginLimit.take(request)
         const { sessionToken } = await accounts.login(q.name, q.token)
-        setSessionCookie(reply, sessionToken, secureCookie)
+        setSessionCookie(reply, sessionToken, secureCookie || cameOverHttps(request))
       } catch {
-        // the page script retries through POST /api/login and shows the exact error
+        // the page still loads; its script retries through POST /api/login and shows the
+        // exact error (a 429 there too when the limit is what failed)
       }
     }
   })

@@ -8,8 +8,10 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NameDirectory } from '../../core/services.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
-import { toHttpError } from '../../core/accounts/errors.ts'
-import { clearSessionCookie, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
+import { AccountError, AccountErrorCode, toHttpError } from '../../core/accounts/errors.ts'
+import { cameOverHttps } from '../../core/http-guards.ts'
+import type { ClientRateLimit } from '../../core/http-guards.ts'
+import { clearSessionCookie, requestUser, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
 import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
 import { sendMessage } from './send.ts'
 import type { SendDeps } from './send.ts'
@@ -20,7 +22,12 @@ export interface MessengerDeps extends SendDeps {
   chain: ChainService
   mempool: MempoolService
   secureCookie: boolean
+  /** per client address: requests to signup and login, failed invite codes */
+  clientLimits: { signup: ClientRateLimit; login: ClientRateLimit; failedInviteCodes: ClientRateLimit }
 }
+
+const FAILED_INVITE: ReadonlySet<string> = new Set([AccountErrorCode.INVITE_INVALID, AccountErrorCode.INVITE_EXHAUSTED])
+const offersInvite = (body: Body): boolean => typeof body.invite_code === 'string' && body.invite_code.trim().length > 0
 
 type Body = Record<string, unknown>
 const bodyOf = (request: FastifyRequest): Body =>
@@ -39,8 +46,10 @@ const errorSchema = { type: 'object', properties: { error: { type: 'string' } } 
 
 export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
   const user = sessionUser(accounts, request)
-  if (user === undefined) throw new HttpError(401, NO_SESSION)
-  return user
+  if (user !== undefined) return user
+  // a session a block revoked is no session (SPEC 5 rule 5, SPEC 7's 401); the page asks
+  // GET /api/session, whose `revoked` tells its user why
+  throw new HttpError(401, NO_SESSION)
 }
 
 async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
@@ -52,37 +61,48 @@ async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
 }
 
 export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDeps): void {
-  const { accounts } = deps
+  const { accounts, clientLimits } = deps
 
   app.post('/api/signup', {
+    onRequest: clientLimits.signup.hook,
     schema: {
       tags,
       summary: 'sign up: queued for admin approval, or approved at once with a valid invite code',
       body: bodyDoc({ name: '2-32 chars of A-Z a-z 0-9 _ -', invite_code: 'optional invite code CODE-XXXXXX' }),
-      response: { 400: errorSchema, 403: errorSchema, 409: errorSchema }
+      response: { 400: errorSchema, 403: errorSchema, 409: errorSchema, 429: errorSchema, 503: errorSchema }
     }
   }, async (request, reply) => {
     const body = bodyOf(request)
-    const result = await accountCall(() => accounts.signup({ name: body.name, inviteCode: body.invite_code, ip: request.ip }))
+    // guessing invite codes: a client that failed too often may not try another code
+    if (offersInvite(body)) await clientLimits.failedInviteCodes.ensureUnder(request)
+    const result = await accountCall(async () => {
+      try {
+        return await accounts.signup({ name: body.name, inviteCode: body.invite_code, ip: request.ip })
+      } catch (err) {
+        if (err instanceof AccountError && FAILED_INVITE.has(err.code)) await clientLimits.failedInviteCodes.count(request)
+        throw err
+      }
+    })
     if (result.status === 'pending') {
       return { status: 'pending', message: `signup received: ${result.signup.name} is waiting for an admin to approve it` }
     }
-    setSessionCookie(reply, result.sessionToken, deps.secureCookie)
+    setSessionCookie(reply, result.sessionToken, deps.secureCookie || cameOverHttps(request))
     const u = result.user
     return { status: 'approved', auto: true, name: u.name, address: u.address, login_token: u.login_token, invite_code: result.invite.code, faucet_tx: result.faucetTx }
   })
 
   app.post('/api/login', {
+    onRequest: clientLimits.login.hook,
     schema: {
       tags,
       summary: 'redeem a login token for a session cookie',
       body: bodyDoc({ name: 'user name', token: 'login token' }),
-      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema }
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request, reply) => {
     const body = bodyOf(request)
     const { user, sessionToken } = await accountCall(() => accounts.login(body.name, body.token))
-    setSessionCookie(reply, sessionToken, deps.secureCookie)
+    setSessionCookie(reply, sessionToken, deps.secureCookie || cameOverHttps(request))
     return { status: 'ok', name: user.name }
   })
 
@@ -91,6 +111,27 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     if (token !== undefined) await accounts.endSession(token)
     clearSessionCookie(reply)
     return { status: 'ok' }
+  })
+
+  // Lets a page learn whether it is signed in without a 401 in the browser console: every
+  // outcome is a 200. `revoked` says a block ended this cookie's session.
+  app.get('/api/session', {
+    schema: {
+      tags,
+      summary: 'whether this request carries a live session (cookie) or a playground API token; always 200',
+      response: {
+        200: {
+          type: 'object',
+          properties: { signed_in: { type: 'boolean' }, name: { type: ['string', 'null'] }, via: { type: ['string', 'null'], enum: ['session', 'token', null] }, revoked: { type: 'boolean' } }
+        }
+      }
+    }
+  }, async (request) => {
+    const bySession = sessionUser(accounts, request)
+    if (bySession !== undefined) return { signed_in: true, name: bySession.name, via: 'session', revoked: false }
+    const byToken = requestUser(accounts, request, 'playground')
+    if (byToken !== undefined) return { signed_in: true, name: byToken.name, via: 'token', revoked: false }
+    return { signed_in: false, name: null, via: null, revoked: accounts.revokedSession(sessionTokenOf(request)) !== undefined }
   })
 
   app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
@@ -103,7 +144,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       tags,
       summary: 'send a chat message: a zero-amount transfer to yourself signed with your wallet, text in data.memo',
       body: bodyDoc({ text: '1-512 chars' }),
-      response: { 400: errorSchema, 401: errorSchema, 429: errorSchema }
+      response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request) => {
     const user = requireSession(accounts, request)

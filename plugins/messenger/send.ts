@@ -19,7 +19,8 @@ export interface SendDeps extends TxContext {
 export function validText (text: unknown): text is string {
   // the chain's memo rule counts UTF-16 units; the same count here means no text passes this
   // check only to be refused by the mempool
-  return typeof text === 'string' && text.length >= 1 && text.length <= MAX_MEMO_CHARS
+  // a whitespace-only message says nothing yet would cost a fee and sit on chain for good
+  return typeof text === 'string' && text.length >= 1 && text.length <= MAX_MEMO_CHARS && text.trim().length > 0
 }
 
 /** Signs and submits one message; synchronous from the rate check to admission. */

@@ -1,8 +1,10 @@
 // What this node serves to peers from its chain: its status, headers after a locator's fork
-// point, and blocks by hash. Reads go through the chain service only.
+// point (from the header index), and blocks by hash within a byte budget. Reads go through
+// the chain service only.
 import type { ChainService } from '../../core/chain/chain-service.ts'
-import { encodeHeaderHex } from './header-codec.ts'
+import { encodeHeader, headerParent } from './header-codec.ts'
 import { forkPoint } from './locator.ts'
+import { LIMITS } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, StatusMessage } from './protocol.ts'
 
 export function ourStatus (chain: ChainService, version: string): StatusMessage {
@@ -10,27 +12,44 @@ export function ourStatus (chain: ChainService, version: string): StatusMessage 
   return { chain_id: chain.params.chainId, genesis_hash: chain.genesisHash(), best_height: tip.height, best_hash: tip.hash, best_work: tip.work, version }
 }
 
+/**
+ * Up to `max` headers after the locator's fork point, from the header index: 272 bytes per
+ * header read, never a block body. Blocks stored before the index existed fall back to their body.
+ */
 export async function headersAfter (chain: ChainService, req: HeadersRequest): Promise<string[]> {
   const from = forkPoint(chain, req.locator) + 1
   const last = Math.min(chain.tip().height, from + req.max - 1)
   const out: string[] = []
   let previous = chain.hashAtHeight(from - 1)
   for (let h = from; h <= last; h++) {
-    const block = await chain.getBlockByHeight(h)
+    const hash = chain.hashAtHeight(h)
+    const bytes = hash === undefined ? undefined : chain.getHeader(hash) ?? await unindexedHeader(chain, hash)
     // The tip may move under us (a reorg): stop where the chain we read stops linking up,
     // rather than send a batch that looks forged.
-    if (block === undefined || block.previous_hash !== previous) break
-    out.push(encodeHeaderHex(block))
-    previous = block.hash
+    if (bytes === undefined || headerParent(bytes) !== previous) break
+    out.push(Buffer.from(bytes).toString('hex'))
+    previous = hash
   }
   return out
 }
 
-/** Each block's binary form, made from the stored bytes without decoding its transactions. */
-export async function * blocksByHash (chain: ChainService, req: BlocksRequest): AsyncGenerator<Uint8Array> {
+async function unindexedHeader (chain: ChainService, hash: string): Promise<Uint8Array | undefined> {
+  const block = await chain.getBlockByHash(hash)
+  return block === undefined ? undefined : encodeHeader(block)
+}
+
+/**
+ * Blocks in the requested order, stopping at the first unknown one or once the response holds
+ * `budget` bytes (always at least one block): one request makes us read and buffer at most
+ * the budget plus one block. The requester asks again for the rest.
+ */
+export async function * blocksByHash (chain: ChainService, req: BlocksRequest, budget: number = LIMITS.maxBlocksResponseBytes): AsyncGenerator<Uint8Array> {
+  let sent = 0
   for (const hash of req.hashes) {
-    const block = await chain.getBlockBinary(hash)
-    if (block === undefined) return
-    yield block
+    if (sent >= budget) return
+    const bytes = await chain.getBlockBinary(hash)
+    if (bytes === undefined) return
+    sent += bytes.length
+    yield bytes
   }
 }

@@ -28,8 +28,15 @@ export interface GossipOptions {
   onOrphan(peerId: string, block: Block): void
 }
 
-// Block errors an honest peer can cause: its clock, our reorg depth limit, a race.
-const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
+// Block errors an honest peer can cause: its clock, a race.
+const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.ALREADY_KNOWN])
+// Side blocks that could never win, which the chain refuses to store: cheap to make (a child
+// of genesis costs a few hundred hashes), so they cost the sender points, but they break no
+// rule and an honest node on the far side of a partition may relay one: dropped, not rejected.
+const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
+  [BlockErrorCode.REORG_TOO_DEEP]: PENALTY.staleBlock,
+  [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock
+}
 // Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
 // mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
 const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
@@ -126,6 +133,12 @@ export class Gossip {
           return TopicValidatorResult.Ignore
         }
         if (BENIGN_BLOCK_ERRORS.has(err.code)) return TopicValidatorResult.Ignore
+        const points = USELESS_BLOCK_PENALTY[err.code]
+        if (points !== undefined) {
+          this.#o.logger.debug({ peer: peerId, code: err.code, height: block.height }, 'dropped a gossiped side block that cannot win')
+          this.#o.penalize(peerId, points, `side block ${block.height}: ${err.code}`)
+          return TopicValidatorResult.Ignore
+        }
         return this.#reject(peerId, PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
       }
       this.#o.logger.error({ err, hash: block.hash }, 'processing a gossiped block failed')

@@ -1,7 +1,7 @@
 // Headers travel as the exact 272 bytes the proof-of-work hashes (core/chain/header.ts), so a
 // receiver checks a header's hash and work from the bytes themselves, with no body and no
 // attestation envelope (which can be several kilobytes) on the wire.
-import { encodeHeaderPrefix, HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
+import { encodeHeader, HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
 import type { Block } from '../../core/chain/types.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
@@ -24,15 +24,15 @@ const TIMESTAMP = 12
 const PREVIOUS_HASH = 20
 const DIFFICULTY = 148
 
-export function encodeHeader (block: Block): Uint8Array {
-  const out = new Uint8Array(HEADER_BYTES)
-  out.set(encodeHeaderPrefix(block))
-  new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(block.nonce))
-  return out
-}
+export { encodeHeader }
 
 export function encodeHeaderHex (block: Block): string {
   return Buffer.from(encodeHeader(block)).toString('hex')
+}
+
+/** The parent hash written in a header's bytes. */
+export function headerParent (bytes: Uint8Array): string {
+  return Buffer.from(bytes.subarray(PREVIOUS_HASH, PREVIOUS_HASH + 64)).toString('hex')
 }
 
 /** Parses one header and hashes it; throws WireError when it is not 272 bytes of hex. */

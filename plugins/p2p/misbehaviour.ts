@@ -1,6 +1,8 @@
 // Peer scoring and bans. Each offence adds points; at BAN_THRESHOLD the peer is banned for
 // a period, which survives restarts (<dataDir>/p2p-bans.json). Bans are by peer id: several
-// honest nodes may share one IP (NAT, or every node of a test on 127.0.0.1).
+// honest nodes may share one IP (NAT, or every node of a test on 127.0.0.1). A score fades by
+// one point per minute without offences, so the rare slip of an honest peer (a timeout, a
+// block that lost a race) never adds up, while an attacker must keep under that rate.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 
 export const PENALTY = {
@@ -10,11 +12,19 @@ export const PENALTY = {
   malformed: 25,
   /** a transaction no honest node would relay (bad signature, id or format) */
   invalidTx: 10,
+  /** a block on a branch forking deeper than the reorg limit (it can never win; cheap to make) */
+  staleBlock: 20,
+  /** a status claiming more work than the sync from the peer then delivered */
+  unbackedClaim: 10,
+  /** a side block lighter than our tip (an honest relay does this only in a rare race) */
+  lightBlock: 5,
   /** a request that timed out */
   unresponsive: 5
 } as const
 
 export const BAN_THRESHOLD = 100
+/** points a score loses per whole minute without offences */
+export const DECAY_PER_MINUTE = 1
 
 export interface Ban { peer_id: string; until: number; reason: string }
 
@@ -30,7 +40,7 @@ const MAX_TRACKED = 10_000
 
 export class Misbehaviour {
   readonly #opts: MisbehaviourOptions
-  readonly #scores = new Map<string, number>()
+  readonly #scores = new Map<string, { points: number; at: number }>()
   readonly #bans = new Map<string, Ban>()
   readonly #now: () => number
 
@@ -40,14 +50,18 @@ export class Misbehaviour {
     this.#load()
   }
 
-  score (peerId: string): number { return this.#scores.get(peerId) ?? 0 }
+  score (peerId: string): number {
+    const s = this.#scores.get(peerId)
+    if (s === undefined) return 0
+    return Math.max(0, s.points - Math.floor((this.#now() - s.at) / 60) * DECAY_PER_MINUTE)
+  }
 
   /** Adds points; returns true when this offence got the peer banned. */
   penalize (peerId: string, points: number, reason: string): boolean {
     if (this.isBanned(peerId)) return false
     const score = this.score(peerId) + points
     if (!this.#scores.has(peerId) && this.#scores.size >= MAX_TRACKED) this.#scores.delete(this.#scores.keys().next().value as string)
-    this.#scores.set(peerId, score)
+    this.#scores.set(peerId, { points: score, at: this.#now() })
     if (score < BAN_THRESHOLD) return false
     this.#scores.delete(peerId)
     this.#bans.set(peerId, { peer_id: peerId, until: this.#now() + this.#opts.banSeconds, reason })

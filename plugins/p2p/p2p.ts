@@ -135,12 +135,19 @@ export class P2p implements PeerService {
     const identity = await loadOrCreateIdentity(o.dataDir)
     if (identity.created) o.logger.info({ file: identity.file }, 'created a new peer identity')
     const ip = isIP(o.host) === 6 ? 'ip6' : 'ip4'
-    const node = await createLibp2pNode({
-      privateKey: identity.privateKey,
-      listen: [`/${ip}/${o.host}/tcp/${o.port}`],
-      maxConnections: o.maxPeers,
-      isBanned: (id) => this.misbehaviour.isBanned(id)
-    })
+    let node: LedgerLibp2p
+    try {
+      node = await createLibp2pNode({
+        privateKey: identity.privateKey,
+        listen: [`/${ip}/${o.host}/tcp/${o.port}`],
+        maxConnections: o.maxPeers,
+        isBanned: (id) => this.misbehaviour.isBanned(id)
+      })
+    } catch (err) {
+      // libp2p reports a taken port as a generic listen failure; find the errno so the kernel
+      // can print the same one-line explanation as for every other listener
+      throw await listenErrorOf(o.host, o.port) ?? err
+    }
     this.#node = node
     const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
     this.#client = client
@@ -162,7 +169,8 @@ export class P2p implements PeerService {
       signal: this.#abort.signal,
       progressIntervalMs: o.progressIntervalMs,
       headersPerRequest: o.headersPerRequest,
-      blocksPerRequest: o.blocksPerRequest
+      blocksPerRequest: o.blocksPerRequest,
+      stallMs: Math.min(o.requestTimeoutMs, 10_000)
     })
     this.#syncer = syncer
     const gossip = new Gossip({
@@ -315,4 +323,15 @@ export class P2p implements PeerService {
   #pollStatus (): void {
     for (const p of this.table.all()) void this.#refresh(p.peerId)
   }
+}
+
+/** The bind error (EADDRINUSE, EACCES, ...) that host:port gives right now, if any. */
+async function listenErrorOf (host: string, port: number): Promise<NodeJS.ErrnoException | undefined> {
+  if (port === 0) return undefined
+  const { createServer } = await import('node:net')
+  return await new Promise((resolve) => {
+    const probe = createServer()
+    probe.once('error', (err: NodeJS.ErrnoException) => { resolve(Object.assign(err, { address: host, port })) })
+    probe.listen(port, host, () => { probe.close(() => resolve(undefined)) })
+  })
 }

@@ -50,7 +50,12 @@ export const LIMITS = {
   /** one frame: a status, a headers batch (2000 × 544 hex chars) or one block */
   maxFrameBytes: 8 * 1024 * 1024,
   /** gossip payloads: one block or one transaction */
-  maxGossipBytes: 4 * 1024 * 1024
+  maxGossipBytes: 4 * 1024 * 1024,
+  /**
+   * a blocks response stops once it holds this many bytes (the block that crosses the line is
+   * the last): at most this plus one frame per request, whatever the request names
+   */
+  maxBlocksResponseBytes: 8 * 1024 * 1024
 } as const
 
 export class WireError extends Error { override name = 'WireError' }

@@ -17,7 +17,7 @@ export interface RequestHandlers {
   status(remote: StatusMessage, peerId: string): StatusMessage
   /** hex headers after the fork point of the locator, oldest first */
   headers(req: HeadersRequest): Promise<string[]>
-  /** binary blocks in the requested order, stopping at the first one we do not have */
+  /** binary blocks in the requested order, stopping at the first one we do not have or at the byte budget */
   blocks(req: BlocksRequest): AsyncIterable<Uint8Array>
   misbehaved(peerId: string, reason: string): void
 }
@@ -74,26 +74,27 @@ export class ReqRespClient {
   constructor (o: ReqRespOptions) { this.#o = o }
 
   async status (peerId: string, ours: StatusMessage): Promise<StatusMessage> {
-    const [frame] = await this.#request(peerId, 'status', ours, 1)
+    const [frame] = await this.#request(peerId, 'status', ours, 1, LIMITS.maxFrameBytes)
     if (frame === undefined) throw new WireError('empty status response')
     return parseStatus(decodeJson(frame))
   }
 
   async headers (peerId: string, req: HeadersRequest): Promise<string[]> {
-    const [frame] = await this.#request(peerId, 'headers', req, 1)
+    const [frame] = await this.#request(peerId, 'headers', req, 1, LIMITS.maxFrameBytes)
     if (frame === undefined) throw new WireError('empty headers response')
     const { headers } = parseHeadersResponse(decodeJson(frame))
     if (headers.length > req.max) throw new WireError(`asked for ${req.max} headers, got ${headers.length}`)
     return headers
   }
 
-  /** Each block sent, decoded from its binary form; shapes are for the caller to check. */
+  /** Each block sent (maybe fewer than asked: the byte budget), decoded from its binary form; shapes are for the caller to check. */
   async blocks (peerId: string, hashes: string[]): Promise<unknown[]> {
-    const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length)
+    const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
     return frames.map(decodeBlockFrame)
   }
 
-  async #request (peerId: string, method: Method, body: unknown, maxFrames: number): Promise<Uint8Array[]> {
+  /** `budget`: a frame may start only while the response holds fewer bytes (so at most budget + one frame) */
+  async #request (peerId: string, method: Method, body: unknown, maxFrames: number, budget: number): Promise<Uint8Array[]> {
     const signal = AbortSignal.timeout(this.#o.timeoutMs)
     let stream: Stream
     try {
@@ -108,9 +109,12 @@ export class ReqRespClient {
       await writeFrame(stream, encodeJson(body))
       await stream.close()
       const out: Uint8Array[] = []
+      let bytes = 0
       for await (const f of readFrames(stream, LIMITS.maxFrameBytes)) {
         if (out.length >= maxFrames) throw new WireError(`${method} response has more than ${maxFrames} frames`)
+        if (out.length > 0 && bytes >= budget) throw new WireError(`${method} response goes on past ${budget} bytes`)
         out.push(f)
+        bytes += f.length
       }
       return out
     } catch (err) {

@@ -3,6 +3,13 @@
 // bodies are fetched only once the checked headers outweigh our chain, then pass through
 // chain.processBlock (which validates everything again, and does fork choice and reorgs).
 // The same routine heals partitions: the locator finds the common ancestor.
+//
+// A claim must be delivered: a peer whose status claims more work than ours but whose sync
+// brings us nothing (no headers, headers that do not outweigh our chain, a fork beyond the
+// reorg limit) is penalized and benched — not chosen again, whatever it claims next, for a
+// cooldown that doubles with each such failure. `active` (the node's "syncing" state, which
+// idles the miner) holds only while a checked header chain heavier than ours is downloading
+// and blocks keep connecting: a peer cannot keep the node "syncing" with claims alone.
 import type { Logger } from 'pino'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
@@ -45,7 +52,17 @@ export interface SyncOptions {
   blocksPerRequest?: number
   /** most checked headers held while they do not yet outweigh our chain */
   maxPendingHeaders?: number
+  /** a sync that connects nothing for this long no longer counts as syncing (the miner resumes) */
+  stallMs?: number
+  /** a peer's headers must outweigh our chain within this long, or its claim counts as not backed */
+  proveWithinMs?: number
+  /** first cooldown for a peer whose claim was not backed (doubles per failure, up to 64×) */
+  benchMs?: number
+  now?: () => number
 }
+
+/** How one sync round from a peer ended. */
+interface SyncOutcome { stored: number; penalized: boolean }
 
 /** A peer sent something no honest node sends; the sync from it stops. */
 class PeerFault extends Error {
@@ -61,10 +78,15 @@ class PeerFault extends Error {
 class SyncStop extends Error { override name = 'SyncStop' }
 
 // Block errors a peer can trigger honestly: clocks that disagree, a reorg we refuse by depth.
-const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN])
+// A lighter side block here means our tip moved on while we downloaded (a race, not a fault).
+const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.REORG_TOO_DEEP, BlockErrorCode.ALREADY_KNOWN, BlockErrorCode.LIGHT_BRANCH])
 
 /** body requests kept in flight, so the peer's reads overlap our block processing */
 const PREFETCH_REQUESTS = 3
+const DEFAULT_STALL_MS = 10_000
+const DEFAULT_BENCH_MS = 30_000
+const DEFAULT_PROVE_WITHIN_MS = 60_000
+const MAX_BENCH_DOUBLINGS = 6
 
 const hasSyncFlag = (chain: ChainService): chain is ChainService & { syncing: boolean } =>
   typeof (chain as { syncing?: unknown }).syncing === 'boolean'
@@ -80,11 +102,31 @@ export class Syncer {
   #active: PeerRecord | null = null
   /** peers a sync made no progress from, with the tip they claimed then */
   readonly #fruitless = new Map<string, string>()
+  /** peers whose claimed work went undelivered: not picked before `until` */
+  readonly #benched = new Map<string, { until: number; strikes: number }>()
+  /** the running sync has checked headers that outweigh our chain */
+  #proven = false
+  #lastProgress = 0
+  readonly #now: () => number
 
-  constructor (o: SyncOptions) { this.#o = o }
+  constructor (o: SyncOptions) {
+    this.#o = o
+    this.#now = o.now ?? Date.now
+  }
 
-  /** true while downloading from a peer that is ahead of us */
-  get active (): boolean { return this.#active !== null }
+  /**
+   * True while downloading a checked header chain heavier than ours that keeps delivering:
+   * claims alone, or a download that stalls, do not make the node "syncing".
+   */
+  get active (): boolean {
+    return this.#active !== null && this.#proven && this.#now() - this.#lastProgress < (this.#o.stallMs ?? DEFAULT_STALL_MS)
+  }
+
+  /** The peer is benched (its claimed work was not delivered) until this time, else undefined. */
+  benchedUntil (peerId: string): number | undefined {
+    const b = this.#benched.get(peerId)
+    return b !== undefined && b.until > this.#now() ? b.until : undefined
+  }
 
   /** Starts a sync round if a peer is ahead; while one runs, asks it to look again when done. */
   trigger (): void {
@@ -96,33 +138,54 @@ export class Syncer {
   /** resolves when no sync round is running (tests, shutdown) */
   async idle (): Promise<void> { while (this.#run !== null) await this.#run }
 
+  /** A peer (re)connected: what we learned of its old claims no longer applies, except a bench. */
   forget (peerId: string): void { this.#fruitless.delete(peerId) }
 
   async #loop (): Promise<void> {
     do {
       this.#again = false
       for (let peer = this.#pick(); peer !== undefined && !this.#o.signal.aborted; peer = this.#pick()) {
-        const claimed = peer.bestHash
-        const progressed = await this.#syncFrom(peer)
-        if (!progressed) this.#fruitless.set(peer.peerId, claimed)
+        const claimedHash = peer.bestHash
+        const claimedWork = peer.bestWork
+        const outcome = await this.#syncFrom(peer)
+        if (outcome.stored > 0) {
+          this.#benched.delete(peer.peerId)
+          continue
+        }
+        this.#fruitless.set(peer.peerId, claimedHash)
+        // Nothing came, and our chain still has less work than the peer claimed: the claim
+        // was not backed. (An honest peer we simply caught up with by other means is not.)
+        if (BigInt(this.#o.chain.tip().work) < claimedWork) this.#bench(peer.peerId, outcome.penalized)
       }
     } while (this.#again && !this.#o.signal.aborted)
   }
 
-  /** The peer with the most work above ours, unless syncing from it at that tip led nowhere. */
+  #bench (peerId: string, penalized: boolean): void {
+    const strikes = (this.#benched.get(peerId)?.strikes ?? 0) + 1
+    const ms = (this.#o.benchMs ?? DEFAULT_BENCH_MS) * 2 ** Math.min(strikes - 1, MAX_BENCH_DOUBLINGS)
+    if (this.#benched.size >= 10_000) this.#benched.clear() // bounded; peers are far fewer
+    this.#benched.set(peerId, { until: this.#now() + ms, strikes })
+    this.#o.logger.warn({ peer: peerId, seconds: ms / 1000, strikes }, 'sync: peer claimed more work than it delivered; not syncing from it for a while')
+    if (!penalized) this.#o.penalize(peerId, PENALTY.unbackedClaim, 'claimed more work than it delivered')
+  }
+
+  /** The peer with the most work above ours, unless syncing from it at that tip led nowhere or it is benched. */
   #pick (): PeerRecord | undefined {
     const ours = BigInt(this.#o.chain.tip().work)
     let best: PeerRecord | undefined
     for (const p of this.#o.table.all()) {
-      if (p.bestWork <= ours || this.#fruitless.get(p.peerId) === p.bestHash) continue
+      if (p.bestWork <= ours || this.#fruitless.get(p.peerId) === p.bestHash || this.benchedUntil(p.peerId) !== undefined) continue
       if (best === undefined || p.bestWork > best.bestWork) best = p
     }
     return best
   }
 
-  async #syncFrom (peer: PeerRecord): Promise<boolean> {
+  async #syncFrom (peer: PeerRecord): Promise<SyncOutcome> {
     const { logger } = this.#o
     this.#active = peer
+    this.#proven = false
+    this.#lastProgress = this.#now()
+    let penalized = false
     const meter = new RateMeter()
     const startHeight = this.#o.chain.tip().height
     const started = Date.now()
@@ -134,37 +197,43 @@ export class Syncer {
     logger.info({ peer: peer.peerId, from: startHeight, to: peer.bestHeight }, 'sync started')
     try {
       // counted as blocks connect, so a sync cut short still reports (and counts) its progress
-      await this.#download(peer, (n) => { stored += n; meter.add(n) })
+      await this.#download(peer, (n) => { stored += n; meter.add(n); this.#lastProgress = this.#now() })
     } catch (err) {
-      this.#onSyncError(peer, err)
+      penalized = this.#onSyncError(peer, err)
     } finally {
       clearInterval(timer)
       this.#active = null
+      this.#proven = false
       if (hasSyncFlag(this.#o.chain)) this.#o.chain.syncing = false
     }
     const secs = (Date.now() - started) / 1000
     const tip = this.#o.chain.tip()
     logger.info({ peer: peer.peerId, height: tip.height, blocks: stored, seconds: Number(secs.toFixed(1)), blocksPerSecond: secs > 0 ? Math.round(stored / secs) : stored },
       `sync finished at height ${tip.height.toLocaleString('en-US')} (${stored.toLocaleString('en-US')} blocks)`)
-    return stored > 0
+    return { stored, penalized }
   }
 
-  #onSyncError (peer: PeerRecord, err: unknown): void {
+  /** Logs why a sync ended early and penalizes the peer when it is to blame; true when it was. */
+  #onSyncError (peer: PeerRecord, err: unknown): boolean {
     const id = peer.peerId
     if (err instanceof PeerFault) {
       this.#o.logger.warn({ peer: id, reason: err.message }, 'sync: peer misbehaved')
       this.#o.penalize(id, err.points, err.message)
+      return true
     } else if (err instanceof WireError) {
       this.#o.logger.warn({ peer: id, reason: err.message }, 'sync: malformed response')
       this.#o.penalize(id, PENALTY.malformed, err.message)
+      return true
     } else if (err instanceof RequestTimeoutError) {
       this.#o.logger.warn({ peer: id, reason: err.message }, 'sync: peer unresponsive')
       this.#o.penalize(id, PENALTY.unresponsive, err.message)
+      return true
     } else if (err instanceof SyncStop) {
       this.#o.logger.info({ peer: id, reason: err.message }, 'sync stopped')
     } else if (!this.#o.signal.aborted) {
       this.#o.logger.warn({ peer: id, err: (err as Error).message }, 'sync from peer failed')
     }
+    return false
   }
 
   /** Downloads what the peer has beyond our chain; `onBlocks` hears how many blocks each chunk stored. */
@@ -172,6 +241,7 @@ export class Syncer {
     const o = this.#o
     const perRequest = o.headersPerRequest ?? LIMITS.maxHeadersPerResponse
     const maxPending = o.maxPendingHeaders ?? 100_000
+    const proveBy = this.#now() + (o.proveWithinMs ?? DEFAULT_PROVE_WITHIN_MS)
     const checked = new Map<string, HeaderNode>()
     const lookup = (hash: string): HeaderNode | undefined => checked.get(hash) ?? metaNode(o.chain.getBlockMeta(hash))
     let pending: HeaderNode[] = []
@@ -188,16 +258,20 @@ export class Syncer {
         if (err instanceof HeaderError) throw new PeerFault(PENALTY.invalidBlock, `invalid headers: ${err.message}`)
         throw err
       }
+      if (pending.length === 0) this.#checkForkDepth(batch[0] as HeaderNode)
+      this.#lastProgress = this.#now()
       for (const n of batch) checked.set(n.hash, n)
       pending.push(...batch)
       if (pending.length > maxPending) throw new SyncStop(`more than ${maxPending} headers without outweighing our chain`)
+      if (!this.#proven && this.#now() > proveBy) throw new SyncStop('headers did not outweigh our chain in time')
       const more = hexes.length >= perRequest
       const last = batch[batch.length - 1] as HeaderNode
       // Ask for the next headers while this batch's bodies download.
       next = more ? this.#requestHeaders(peer, [last.hash, ...buildLocator(o.chain)].slice(0, LIMITS.maxLocatorLength), perRequest) : Promise.resolve([])
       next.catch(() => undefined)
       if (last.work > BigInt(o.chain.tip().work)) {
-        await this.#fetchBodies(peer, pending, onBlocks)
+        this.#proven = true
+        await this.#fetchBodies(peer, pending, onBlocks, last.work)
         o.table.noteBlock(peer.peerId, last.height, last.hash, last.work)
         pending = []
         checked.clear()
@@ -206,12 +280,23 @@ export class Syncer {
     }
   }
 
+  /** Bodies of a branch we could never switch to are not worth a request. */
+  #checkForkDepth (first: HeaderNode): void {
+    const tip = this.#o.chain.tip()
+    const fork = this.#o.chain.getBlockMeta(first.previous_hash)
+    if (fork === undefined) return // it extends headers checked in this round
+    // a fork point off our main chain lies at least as deep as its height says
+    if (tip.height - fork.height > this.#o.params.maxReorgDepth) {
+      throw new SyncStop(`the peer's chain forks from ours at height ${fork.height}, more than ${this.#o.params.maxReorgDepth} blocks below our tip`)
+    }
+  }
+
   async #requestHeaders (peer: PeerRecord, locator: string[], max: number): Promise<string[]> {
     return await this.#o.client.headers(peer.peerId, { locator, max })
   }
 
   /** Downloads and processes the bodies of checked headers, a few requests ahead. */
-  async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void): Promise<void> {
+  async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const size = this.#o.blocksPerRequest ?? 64
     const chunks: HeaderNode[][] = []
     for (let i = 0; i < headers.length; i += size) chunks.push(headers.slice(i, i + size))
@@ -227,15 +312,21 @@ export class Syncer {
     }
     refill()
     for (const chunk of chunks) {
-      const bodies = await (inFlight.shift() as Promise<unknown[]>)
+      let bodies = await (inFlight.shift() as Promise<unknown[]>)
       refill()
-      await this.#process(chunk, bodies, onBlocks)
-      if (bodies.length < chunk.length) throw new SyncStop(`peer did not send block ${chunk[bodies.length]?.height ?? '?'}`)
-      if (this.#o.signal.aborted) break
+      // A response may stop short at the server's byte budget: ask again for the rest.
+      for (let rest = chunk; ;) {
+        await this.#process(rest, bodies, onBlocks, branchWork)
+        if (this.#o.signal.aborted) return
+        if (bodies.length === 0) throw new SyncStop(`peer did not send block ${rest[0]?.height ?? '?'}`)
+        rest = rest.slice(bodies.length)
+        if (rest.length === 0) break
+        bodies = await fetch(rest)
+      }
     }
   }
 
-  async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void): Promise<void> {
+  async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const { chain } = this.#o
     if (hasSyncFlag(chain)) chain.syncing = true
     for (const [i, body] of bodies.entries()) {
@@ -249,7 +340,7 @@ export class Syncer {
       if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
       this.#o.markReceived(block.hash)
       try {
-        const result = await chain.processBlock(block, 'peer')
+        const result = await chain.processBlock(block, 'peer', { branchWork })
         if (result.status !== 'known') onBlocks(1)
       } catch (err) {
         if (!(err instanceof BlockError)) throw err

@@ -4,20 +4,41 @@
 // the messenger's session cookie or an admin-issued API token of scope playground.
 import { definePlugin } from '../../core/plugin.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
+import type { RateRule } from '../../core/http-guards.ts'
 import { ContractStore } from './contract-store.ts'
 import { registerPlaygroundRoutes } from './routes.ts'
 import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
 
-export default definePlugin({
+interface PlaygroundConfig {
+  /** per client address (issue 12 item 8): compiles, i.e. compile and deploy requests */
+  rateLimits: { compile: RateRule }
+}
+
+export default definePlugin<PlaygroundConfig>({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
   provides: [],
   needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'publicHttp'],
-  configSchema: { properties: {}, additionalProperties: false },
+  configSchema: {
+    properties: {
+      rateLimits: {
+        type: 'object',
+        properties: {
+          compile: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/playground/compile and /deploy requests')
+        },
+        additionalProperties: false,
+        default: {}
+      }
+    },
+    additionalProperties: false
+  },
   async register (ctx) {
     const app = ctx.resolve('publicHttp')
     await ensureCookieSupport(app)
+    await ensureRateLimit(app)
     registerPlaygroundRoutes(app, {
+      compileLimit: new ClientRateLimit(app, ctx.config.rateLimits.compile, 'compiles'),
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),

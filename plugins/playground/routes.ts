@@ -9,6 +9,7 @@ import { requestUser } from '../../core/accounts/http-session.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import { EXAMPLES } from '../../core/contracts/index.ts'
 import type { Logger } from 'pino'
+import type { ClientRateLimit } from '../../core/http-guards.ts'
 import { playgroundErrors } from './errors.ts'
 import { compileSource, sourceOf, submitCall, submitDeploy } from './submit.ts'
 import type { Body, SubmitDeps } from './submit.ts'
@@ -19,6 +20,8 @@ export interface PlaygroundDeps extends SubmitDeps {
   accounts: AccountStore
   contracts: ContractStore
   logger: Logger
+  /** compile and deploy both run the compiler: one per-address budget for the two */
+  compileLimit: ClientRateLimit
 }
 
 export const PLAYGROUND_ROUTES = [
@@ -42,7 +45,7 @@ const errorSchema = {
     column: { type: 'integer', description: 'compile errors: 1-based column' }
   }
 }
-const errors = { 400: errorSchema, 401: errorSchema }
+const errors = { 400: errorSchema, 401: errorSchema, 429: errorSchema }
 
 const bodyOf = (request: FastifyRequest): Body =>
   request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body as Body : {}
@@ -62,6 +65,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
   }
 
   app.post('/api/playground/compile', {
+    onRequest: deps.compileLimit.hook,
     schema: {
       tags,
       summary: 'compile contract source to bytecode and ABI (no chain change, no gas)',
@@ -75,6 +79,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
   })
 
   app.post('/api/playground/deploy', {
+    onRequest: deps.compileLimit.hook,
     schema: {
       tags,
       summary: 'compile and submit a deploy transaction paid by the user\'s wallet; poll the receipt',

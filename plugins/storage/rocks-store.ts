@@ -1,5 +1,6 @@
 // KvStore over RocksDB (@nxtedition/rocksdb). Batches are atomic; the WAL makes a written
 // batch survive a process kill, and `sync` additionally fsyncs it before resolving.
+import { mkdirSync } from 'node:fs'
 import { RocksLevel } from '@nxtedition/rocksdb'
 import type { KvOp, KvRange, KvStore } from '../../core/kv.ts'
 
@@ -56,6 +57,7 @@ export class RocksStore implements KvStore {
   }
 
   static async open (location: string, memory: RocksMemoryOptions = CHAIN_DB_MEMORY): Promise<RocksStore> {
+    // owner-only whatever the umask: RocksDB would create the directory 0755 & ~umask
     const db = new RocksLevel(location, {
       keyEncoding: 'buffer',
       valueEncoding: 'buffer',
@@ -72,6 +74,7 @@ export class RocksStore implements KvStore {
       memtableMemoryBudget: memory.memtableBudgetBytes
     } as object) as unknown as RawDb
     try {
+      mkdirSync(location, { recursive: true, mode: 0o700 })
       await db.open()
     } catch (err) {
       // abstract-level reports "Database is not open" and keeps RocksDB's reason in `cause`

@@ -8,6 +8,7 @@ t.test('the registry holds the SPEC ids with their status', async (t) => {
     ['self-hosted', 'testnet'],
     ['beacon-default', 'active'],
     ['beacon-fastnet', 'active'],
+    ['beacon-devnet', 'devnet'],
     ['hardware-qrng-v1', 'planned'],
     ['vendor-server-v0', 'planned']
   ])

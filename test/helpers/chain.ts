@@ -11,11 +11,17 @@ import type { Attestation, Block, Transaction } from '../../core/chain/types.ts'
 import { signTransaction } from '../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../core/chain/tx.ts'
 import { encodeHeaderPrefix } from '../../core/chain/header.ts'
+import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { buildAttestation } from '../../core/chain/attestation.ts'
+import type { RoundSigner } from '../../core/chain/attestation-builder.ts'
+import { beaconSigner } from '../../core/entropy/beacon-signer.ts'
+import { ENTROPY_SOURCE_REGISTRY } from '../../config/entropy-sources.ts'
+import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore, meetsDifficulty } from '../../core/pow/pow-core.ts'
-import { createHooks } from '../../core/hooks.ts'
+import { createHooks, isolateListeners } from '../../core/hooks.ts'
+import type { ListenerFailure } from '../../core/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
@@ -26,8 +32,41 @@ import type { VmCoreKind } from '../../core/vm/index.ts'
 
 export const silentLogger = pino({ level: 'silent' })
 
+/**
+ * Test stand-ins for the drand beacons: same schemes as the real chains, but keys the tests
+ * hold, so blocks quoting beacon-default or beacon-fastnet can be signed for any moment.
+ * The real keys are checked against the real rounds in test/fixtures/drand.
+ */
+const testSigner = (id: string, scheme: 'pedersen-bls-chained' | 'bls-unchained-g1-rfc9380') =>
+  beaconSigner(scheme, crypto.createHash('sha384').update(`ledger test beacon ${id}`).digest())
+export const TEST_BEACON_SIGNERS = {
+  'beacon-default': testSigner('beacon-default', 'pedersen-bls-chained'),
+  'beacon-fastnet': testSigner('beacon-fastnet', 'bls-unchained-g1-rfc9380')
+}
+/** the test beacons start an hour before the chains' genesis, so every test timestamp has a round > 1 */
+const TEST_BEACON_GENESIS = NETWORKS.devnet.genesisTimestamp - 3600
+
+export const TEST_REGISTRY: readonly EntropySourceEntry[] = ENTROPY_SOURCE_REGISTRY.map((e) => {
+  const signer = (TEST_BEACON_SIGNERS as Record<string, ReturnType<typeof testSigner>>)[e.id]
+  if (signer === undefined || e.beacon == null) return e
+  return { ...e, beacon: { ...e.beacon, publicKey: signer.publicKey, genesisTime: TEST_BEACON_GENESIS, chainHash: crypto.createHash('sha256').update(signer.publicKey).digest('hex') } }
+})
+
+const signedRounds = new Map<string, ReturnType<RoundSigner>>()
+/** signers of the test beacons; chained rounds sign over a stand-in previous signature */
+export const testRoundSigners: Record<string, RoundSigner> = Object.fromEntries(Object.entries(TEST_BEACON_SIGNERS).map(([id, signer]) => [id, (round: number) => {
+  const key = `${id}:${round}`
+  let b = signedRounds.get(key)
+  if (b === undefined) {
+    const previous = signer.scheme === 'pedersen-bls-chained' ? crypto.createHash('shake256', { outputLength: 96 }).update(key).digest() : undefined
+    b = signer.sign(round, previous)
+    signedRounds.set(key, b)
+  }
+  return { ...b }
+}]))
+
 export function testParams (overrides: Partial<NetworkParams> = {}): NetworkParams {
-  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, ...overrides }
+  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, sourceRegistry: TEST_REGISTRY, ...overrides }
 }
 
 export const devWallet = (): Wallet => walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))
@@ -38,20 +77,45 @@ export function tmpDir (prefix = 'ledger-test-'): string {
 }
 
 export interface AttestationOptions {
+  /** default beacon-devnet */
   source?: string
+  /** claimed health fields laid over the computed ones (a lie unless they match) */
   health?: Partial<Attestation['health']>
   signer?: Uint8Array | null
+  /** quote these beacon rounds instead of the newest at the timestamp */
+  rounds?: Record<string, number>
+  params?: NetworkParams
 }
 
+/** A v2 envelope valid at `timestamp` under the test registry (testParams()). */
 export function makeAttestation (timestamp: number, opts: AttestationOptions = {}): Attestation {
-  return buildAttestation({
-    entropy: crypto.randomBytes(64),
-    source: opts.source ?? 'self-hosted',
-    device: 'test-device',
-    proofType: 'test',
-    health: { monobit_ratio: 0.5, fano_factor: 1.0, pool_size: 65536, timestamp, ...opts.health },
-    signerSeed: opts.signer ?? undefined
+  const env = envelopeAt(opts.params ?? testParams(), timestamp, {
+    source: opts.source ?? 'beacon-devnet',
+    signers: testRoundSigners,
+    rounds: opts.rounds,
+    signerSeed: opts.signer ?? undefined,
+    proofType: 'test'
   })
+  if (opts.health !== undefined) env.health = { ...env.health, ...opts.health }
+  return env
+}
+
+/**
+ * Re-derives seed, proof, commitment and health from the envelope's (edited) beacons and
+ * local entropy, so a forged envelope breaks only the rule its edit targets.
+ */
+export function rederive (env: Attestation): Attestation {
+  const { signature: _s, public_key: _k, ...rest } = env
+  const rebuilt = buildAttestation({
+    beacons: rest.beacons,
+    localEntropy: Buffer.from(rest.local_entropy, 'hex'),
+    source: rest.source,
+    device: rest.device_id,
+    proofType: rest.proof_type,
+    poolSize: rest.health.pool_size,
+    timestamp: rest.health.timestamp
+  })
+  return rebuilt
 }
 
 export interface ParentRef { hash: string; height: number; timestamp: number }
@@ -130,11 +194,14 @@ export interface TestChain {
 export interface TestChainOptions {
   /** run contracts on this VM core; default: no VM (contract transactions refused) */
   vm?: VmCoreKind | null
+  /** run hook listeners in isolation as the kernel does, reporting failures here */
+  onListenerFailure?: ListenerFailure
 }
 
 export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir(), opts: TestChainOptions = {}): Promise<TestChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
   const hooks = createHooks()
+  if (opts.onListenerFailure !== undefined) isolateListeners(hooks, opts.onListenerFailure)
   let mempool: Mempool | undefined
   const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
   const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })

@@ -112,8 +112,9 @@ async function unblock (name) {
 
 // ---- rendering
 
-function renderPending (pending) {
-  $('pending-count').textContent = String(pending.length)
+function renderPending (pending, total) {
+  // the API pages the queue (oldest first); the count is the whole queue
+  $('pending-count').textContent = total > pending.length ? `${pending.length} of ${total}` : String(total)
   fill($('pending'), pending.map((p) => row(p.name,
     cell(p.name), cell(when(p.signed_up_at)), cell(p.ip),
     actions(button('Approve', () => approve(p.name)), ' ', button('Block', () => block(p.name), 'danger'))
@@ -170,7 +171,7 @@ async function refresh () {
     const [pending, users, invites, tokens] = await Promise.all([
       api('GET', '/api/admin/pending'), api('GET', '/api/admin/users'), api('GET', '/api/admin/invites'), api('GET', '/api/admin/tokens')
     ])
-    renderPending(pending.pending)
+    renderPending(pending.pending, pending.pagination.total)
     renderUsers(users.users, users.blocked_records)
     renderInvites(invites.invites)
     renderTokens(tokens.tokens)

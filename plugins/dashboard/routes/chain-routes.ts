@@ -7,7 +7,9 @@ import { chainStats } from '../../../core/views/chain-stats.ts'
 import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, looksLikeHeight, parseHeight } from '../../../core/views/block-queries.ts'
 import type { BlockDetail } from '../../../core/views/block-view.ts'
 import { lookupTx } from '../../../core/views/tx-lookup.ts'
-import { addressDetail } from '../../../core/views/address-detail.ts'
+import { resolveSearch } from '../../../core/views/search.ts'
+import { addressDetail, resolveAddress } from '../../../core/views/address-detail.ts'
+import { bohmToCoin } from '../../../core/chain/money.ts'
 import { txKind } from '../../../core/views/tx-view.ts'
 import { pageQuerySchema, pageRequest } from '../../../core/views/pagination.ts'
 import type { PageRequest } from '../../../core/views/pagination.ts'
@@ -15,7 +17,7 @@ import { VIEW_ERRORS } from '../../../core/views/errors.ts'
 import {
   addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, rawTxLookupSchema
 } from '../../../core/views/schemas.ts'
-import { chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
+import { accountSchema, chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
 import type { FeeEstimator } from '../fee-estimate.ts'
 
 const tags = ['chain']
@@ -47,15 +49,6 @@ async function address (ctx: ViewContext, input: string, page: PageRequest) {
   return detail
 }
 
-/** SPEC 4.1 search rule: an integer is a block height, a long hex string a transaction id,
- *  anything else an address. A 128-hex string that is no transaction is tried as a block hash. */
-export function searchKind (q: string): 'block' | 'tx' | 'address' {
-  const text = q.trim()
-  if (looksLikeHeight(text)) return 'block'
-  if (/^(0x)?[0-9a-f]{48,}$/i.test(text)) return 'tx'
-  return 'address'
-}
-
 export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fees: FeeEstimator): void {
   app.get('/api/chain', { schema: { tags, summary: 'chain summary', response: { 200: chainSummarySchema } } }, async () => {
     const s = chainStats(ctx)
@@ -69,7 +62,33 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       block_time_target: s.block_time_target,
       testnet: s.testnet,
       network: ctx.params.name,
-      genesis_hash: ctx.chain.genesisHash()
+      genesis_hash: ctx.chain.genesisHash(),
+      chain_id: ctx.params.chainId
+    }
+  })
+
+  app.get('/api/account/:address', {
+    schema: {
+      tags,
+      summary: 'balance and next nonce of a wallet address: what a wallet needs to sign its next transaction',
+      params: pathParam('address', '32-hex wallet address (or a 40-hex VM address the chain has seen)'),
+      response: { 200: accountSchema, 400: errorSchema }
+    }
+  }, async (request) => {
+    const resolved = resolveAddress(ctx, (request.params as { address: string }).address)
+    if (resolved === null || resolved.wallet === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+    const wallet = resolved.wallet
+    const account = ctx.chain.getAccount(wallet)
+    const pendingSpend = ctx.mempool.pendingSpend(wallet)
+    const nextNonce = ctx.mempool.nextNonce(wallet)
+    return {
+      address: wallet,
+      balance: bohmToCoin(account.balance),
+      spendable: bohmToCoin(account.balance > pendingSpend ? account.balance - pendingSpend : 0n),
+      nonce: account.nonce,
+      next_nonce: nextNonce,
+      pending_count: nextNonce - account.nonce,
+      public_key_known: account.publicKey !== null
     }
   })
 
@@ -132,31 +151,25 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
   app.get('/api/search', {
     schema: {
       tags,
-      summary: 'integer -> block, long hex -> transaction, else address; answers with that endpoint\'s shape and names it in x-result-type',
+      summary: 'integer -> block; block hash -> block; 64 hex or a unique prefix of 8+ hex -> transaction; 32/40 hex or a user name -> address. Answers with that endpoint\'s shape and names it in x-result-type',
       querystring: { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 256 } } },
       response: { 400: errorSchema, 404: errorSchema }
     }
   }, async (request, reply) => {
-    const q = (request.query as { q: string }).q.trim()
-    const kind = searchKind(q)
-    let body: object | undefined
+    const hit = await resolveSearch(ctx, (request.query as { q: string }).q)
+    let body: object
     let schema: Record<string, unknown>
-    let type: string = kind
-    if (kind === 'block') {
-      body = await blockByIdentifier(ctx, q)
+    if (hit.type === 'block') {
+      body = await blockByIdentifier(ctx, String(hit.height))
       schema = blockDetailSchema
-    } else if (kind === 'tx') {
-      const tx = await lookupTx(ctx, q, { raw: true })
-      const block = tx === undefined && BLOCK_HASH_RE.test(q.toLowerCase().replace(/^0x/, '')) ? await blockWithHash(ctx, q) : undefined
-      if (tx === undefined && block === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
-      body = tx ?? block
-      schema = tx !== undefined ? rawTxLookupSchema : blockDetailSchema
-      type = tx !== undefined ? 'tx' : 'block'
+    } else if (hit.type === 'tx') {
+      body = await rawTx(ctx, hit.tx_id)
+      schema = rawTxLookupSchema
     } else {
-      body = await address(ctx, q, { offset: 0, limit: 25 })
+      body = await address(ctx, hit.address, { offset: 0, limit: 25 })
       schema = addressDetailSchema
     }
     // serialized through the same schema as the type-specific endpoint
-    return reply.header('x-result-type', type).type('application/json; charset=utf-8').send(reply.serializeInput(body as Record<string, unknown>, schema))
+    return reply.header('x-result-type', hit.type).type('application/json; charset=utf-8').send(reply.serializeInput(body as Record<string, unknown>, schema))
   })
 }

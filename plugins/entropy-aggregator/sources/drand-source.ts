@@ -9,6 +9,7 @@ import { verifyBeacon, BeaconVerificationError } from './drand-verify.ts'
 import type { DrandBeacon } from './drand-verify.ts'
 import type { DrandChainConfig } from './drand-chains.ts'
 import type { SourceResult, UpstreamSource } from './types.ts'
+import type { BeaconEvidence } from '../../../core/chain/types.ts'
 
 export interface DrandSourceOptions {
   /** registered source id this beacon stands for */
@@ -36,8 +37,15 @@ function parseBeacon (body: unknown): DrandBeacon {
   return beacon
 }
 
+/** A verified beacon as a block's envelope quotes it. */
+export function evidenceOf (source: string, beacon: DrandBeacon): BeaconEvidence {
+  const e: BeaconEvidence = { source, round: beacon.round, signature: beacon.signature, randomness: beacon.randomness }
+  if (beacon.previous_signature !== undefined) e.previous_signature = beacon.previous_signature
+  return e
+}
+
 /** The stream's seed binds it to this chain and round, so two chains never share a stream. */
-function streamSeed (chainHash: string, round: number, randomness: Uint8Array): Uint8Array {
+export function streamSeed (chainHash: string, round: number, randomness: Uint8Array): Uint8Array {
   const hash = Buffer.from(chainHash, 'hex')
   const seed = new Uint8Array(STREAM_DOMAIN.length + hash.length + 8 + randomness.length)
   let at = 0
@@ -71,16 +79,26 @@ export class DrandBeaconSource implements UpstreamSource {
   get lastRound (): number { return this.#lastRound }
 
   async generate (numBytes: number, signal?: AbortSignal): Promise<SourceResult> {
+    const { beacon, randomness } = await this.#latest(signal)
+    if (this.#stream === null || this.#stream.round !== beacon.round) {
+      this.#stream = { round: beacon.round, xof: shake256.create({}).update(streamSeed(this.#chain.chainHash, beacon.round, randomness)) }
+    }
+    return { bytes: this.#stream.xof.xof(numBytes), round: beacon.round, source: this.id, evidence: evidenceOf(this.id, beacon) }
+  }
+
+  async latestEvidence (signal?: AbortSignal): Promise<BeaconEvidence> {
+    return evidenceOf(this.id, (await this.#latest(signal)).beacon)
+  }
+
+  /** The newest round, verified, fresh and never older than one already used. */
+  async #latest (signal?: AbortSignal): Promise<{ beacon: DrandBeacon; randomness: Uint8Array }> {
     if (!this.#infoChecked) await this.#checkInfo(signal)
     const beacon = parseBeacon(await this.#http.beacon('latest', signal))
     const randomness = verifyBeacon(this.#chain, beacon)
     if (beacon.round < this.#lastRound) throw new BeaconVerificationError(`beacon round ${beacon.round} is older than round ${this.#lastRound} already used`)
     this.#checkFresh(beacon.round)
-    if (this.#stream === null || this.#stream.round !== beacon.round) {
-      this.#stream = { round: beacon.round, xof: shake256.create({}).update(streamSeed(this.#chain.chainHash, beacon.round, randomness)) }
-    }
     this.#lastRound = beacon.round
-    return { bytes: this.#stream.xof.xof(numBytes), round: beacon.round, source: this.id }
+    return { beacon, randomness }
   }
 
   /** A relay that serves another chain under this hash is refused before any beacon is read. */

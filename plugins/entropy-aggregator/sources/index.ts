@@ -4,6 +4,7 @@ import type { DrandChainConfig } from './drand-chains.ts'
 import { DrandBeaconSource } from './drand-source.ts'
 import { SelfHostedSource } from './self-hosted.ts'
 import { RestUpstreamSource } from './rest-source.ts'
+import { DevnetBeaconSource } from './devnet-beacon.ts'
 import type { UpstreamSource } from './types.ts'
 import type { BeaconId, EntropyAggregatorConfig, SupportedSource } from '../config.ts'
 
@@ -21,6 +22,7 @@ export function buildSource (id: SupportedSource, s: SourceSettings): UpstreamSo
     // a hardware seed read may take a slice of the round's deadline, never all of it
     return new SelfHostedSource({ device: s.selfHosted.device, hwrngPath: s.selfHosted.hwrngPath, hwrngTimeoutMs: Math.max(50, Math.floor(s.fetchTimeoutMs / 2)) })
   }
+  if (id === 'beacon-devnet') return new DevnetBeaconSource()
   return new DrandBeaconSource({ id, chain: beaconChain(id, s.beacons), timeoutMs: s.fetchTimeoutMs, maxAgeSeconds: s.beaconMaxAgeSeconds })
 }
 

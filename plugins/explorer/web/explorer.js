@@ -90,7 +90,7 @@ function showStats (s) {
   document.getElementById('stat-mempool').textContent = String(s.mempool_size)
   document.getElementById('stat-difficulty').textContent = String(s.difficulty)
   document.getElementById('stat-target').textContent = `${s.block_time_target} s`
-  document.getElementById('stat-network').textContent = s.testnet ? 'testnet' : 'mainnet'
+  document.getElementById('stat-network').textContent = s.network
 }
 
 async function poll () {

@@ -4,6 +4,11 @@
 
 const $ = (id) => document.getElementById(id)
 const MESSAGE_LIMIT = 100
+/** SPEC 8: 1..512 chars, counted as the chain counts them (UTF-16 units, String#length) */
+const MAX_TEXT = 512
+const NAME_RE = /^[A-Za-z0-9_-]{2,32}$/
+const NAME_RULE = 'A name is 2 to 32 characters: letters A-Z, digits 0-9, - or _ (no spaces).'
+const REVOKED_TEXT = 'Your access was revoked: an admin blocked this name. Anything you had typed is still in the message box, so you can copy it.'
 
 const state = {
   me: null,
@@ -11,6 +16,8 @@ const state = {
   messages: new Map(),
   stream: null,
   streamBroken: false,
+  /** a block ended this session: the room stays on screen, sending is off */
+  revoked: false,
   balanceTimer: null
 }
 
@@ -83,10 +90,17 @@ function renderMessages () {
     const status = document.createElement('span')
     status.className = 'meta status'
     status.textContent = m.status === 'confirmed' ? `block ${m.block}` : 'pending'
+    const link = document.createElement('a')
+    link.className = 'tx-link'
+    // the full id: the explorer opens the transaction (and its block) directly
+    const full = m.transaction_id ?? m.tx_id
+    link.href = `/explorer#/tx/${full}`
+    link.textContent = `tx ${m.tx_id.slice(0, 8)}…`
+    link.title = `transaction ${full} in the explorer`
     const text = document.createElement('span')
     text.className = 'text'
     text.textContent = m.text
-    li.append(who, when, status, text)
+    li.append(who, when, status, link, text)
     return li
   }))
   if (sorted.length === 0) {
@@ -100,7 +114,7 @@ function renderMessages () {
 
 async function loadMessages () {
   const r = await api('GET', `/api/messages?limit=${MESSAGE_LIMIT}`)
-  if (r.status === 401) return signedOut()
+  if (r.status === 401) return lostSession()
   if (!r.ok) return
   for (const m of r.data.messages) upsertMessage(m)
   renderMessages()
@@ -138,6 +152,7 @@ function connectStream () {
 
 async function refreshBalance () {
   const r = await api('GET', '/api/me')
+  if (r.status === 401) return lostSession()
   if (r.ok) $('me-balance').textContent = String(r.data.balance)
 }
 
@@ -164,20 +179,68 @@ function signedOut () {
   $('welcome').hidden = false
 }
 
+/** A block ended the session: say so, keep the room and the unsent text on screen. */
+function revoked () {
+  state.revoked = true
+  if (state.stream !== null) { state.stream.close(); state.stream = null }
+  if (state.balanceTimer !== null) { clearInterval(state.balanceTimer); state.balanceTimer = null }
+  notice(REVOKED_TEXT, 'bad')
+  $('stream-state').textContent = 'access revoked'
+  $('send-button').disabled = true
+  $('send-form').dataset.revoked = 'true'
+  if (state.me === null) {
+    // opened after the block: nothing to show but the explanation and the way back
+    $('welcome').hidden = false
+    $('chat').hidden = true
+  }
+}
+
 async function refreshMe () {
   const r = await api('GET', '/api/me')
+  if (r.status === 401) { await lostSession(); return null }
   if (r.ok) signedIn(r.data)
   else signedOut()
   return r.ok ? r.data : null
 }
 
+/** A 401 where a session was: a block revoked it (tell the user, keep what they typed) or it
+ *  simply ended. GET /api/session tells which (SPEC keeps /api/me's 401 for both). */
+async function lostSession () {
+  const r = await api('GET', '/api/session')
+  if (r.ok && r.data.revoked) return revoked()
+  return signedOut()
+}
+
+/** signed in? asked without a 401 in the console (GET /api/session always answers 200) */
+async function checkSession () {
+  const r = await api('GET', '/api/session')
+  if (!r.ok) return null
+  if (r.data.revoked) { revoked(); return null }
+  if (!r.data.signed_in || r.data.via !== 'session') { signedOut(); return null }
+  return await refreshMe()
+}
+
 // ---- forms
+
+function checkName () {
+  const value = $('signup-name').value.trim()
+  const ok = value === '' || NAME_RE.test(value)
+  const rule = $('signup-name-rule')
+  rule.textContent = ok ? NAME_RULE : `${NAME_RULE} "${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is ${value.length} characters${/[^A-Za-z0-9_-]/.test(value) ? ' and has other characters' : ''}.`
+  rule.className = ok ? 'rule' : 'rule bad'
+  $('signup-name').setAttribute('aria-invalid', String(!ok))
+  return ok && value !== ''
+}
+
+$('signup-name').addEventListener('input', checkName)
 
 $('signup-form').addEventListener('submit', async (ev) => {
   ev.preventDefault()
   const out = $('signup-result')
   const name = $('signup-name').value.trim()
   const invite = $('signup-invite').value.trim()
+  // never cut a name short: refuse it and say the rule in words
+  if (!checkName()) return say(out, NAME_RULE, 'bad')
   $('signup-button').disabled = true
   say(out, 'signing up…')
   const r = await api('POST', '/api/signup', invite === '' ? { name } : { name, invite_code: invite })
@@ -203,21 +266,37 @@ $('login-form').addEventListener('submit', async (ev) => {
   if (!r.ok) return say(out, r.data?.error ?? `login failed (${r.status})`, 'bad')
   say(out, '', '')
   notice('')
+  state.revoked = false
+  $('send-button').disabled = false
+  delete $('send-form').dataset.revoked
   await refreshMe()
 })
+
+function updateCount () {
+  const n = $('message-text').value.length
+  const count = $('message-count')
+  count.textContent = n > MAX_TEXT ? `${n} / ${MAX_TEXT}: ${n - MAX_TEXT} too many` : `${n} / ${MAX_TEXT}`
+  count.classList.toggle('over', n > MAX_TEXT)
+}
+
+$('message-text').addEventListener('input', updateCount)
 
 $('send-form').addEventListener('submit', async (ev) => {
   ev.preventDefault()
   const out = $('send-result')
   const input = $('message-text')
   const text = input.value
-  if (text.trim() === '') return
+  if (state.revoked) return say(out, REVOKED_TEXT, 'bad')
+  // the same refusal as the server's (SPEC 7 text), before anything is sent or cut
+  if (text.trim() === '') return say(out, 'Write something first: a message cannot be blank.', 'bad')
+  if (text.length > MAX_TEXT) return say(out, `text must be 1-${MAX_TEXT} chars (this one is ${text.length})`, 'bad')
   $('send-button').disabled = true
   const r = await api('POST', '/api/send', { text })
   $('send-button').disabled = false
-  if (r.status === 401) return signedOut()
+  if (r.status === 401) return lostSession()
   if (!r.ok) return say(out, r.data?.error ?? `send failed (${r.status})`, 'bad')
   input.value = ''
+  updateCount()
   say(out, '', '')
   // the stream normally delivers it within a moment; without a stream, poll once
   if (state.streamBroken || state.stream === null) loadMessages()
@@ -243,7 +322,7 @@ async function boot () {
     notice('You have an invite: pick a name to join right away.')
   }
   if (name !== null || token !== null) history.replaceState(null, '', '/')
-  let me = await refreshMe()
+  let me = await checkSession()
   if (name !== null && token !== null && (me === null || me.name.toLowerCase() !== name.toLowerCase())) {
     // the server redeems the link with the page; this repeats it to show why it failed
     const r = await api('POST', '/api/login', { name, token })

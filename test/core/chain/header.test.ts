@@ -66,7 +66,9 @@ t.test('every envelope field is bound into the header', async (t) => {
   const variants: Array<[string, Partial<typeof env>]> = [
     ['device_id', { device_id: 'other-device' }],
     ['proof_type', { proof_type: 'other' }],
-    ['version', { version: 2 }],
+    ['version', { version: 3 }],
+    ['beacons', { beacons: [] }],
+    ['local_entropy', { local_entropy: hexOf('e', 64) }],
     ['source', { source: 'beacon-default' }],
     ['entropy_proof', { entropy_proof: hexOf('c', 64) }],
     ['commitment', { commitment: hexOf('d', 128) }],

@@ -56,7 +56,7 @@ t.test('tampering with any signed field breaks verification', async (t) => {
     ['sender', { sender: bob.address }],
     ['nonce', { nonce: 4 }],
     ['data.memo', { data: { memo: 'hj' } }],
-    ['data (added key)', { data: { memo: 'hi', extra: 1 } }],
+    ['data (added key)', { data: { memo: 'hi', type: 'call' } }],
     ['timestamp', { timestamp: 1767225700.6 }]
   ]
   for (const [field, change] of tampered) {

@@ -7,7 +7,8 @@ import { INVITE_RE } from '../../../core/accounts/secrets.ts'
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 
 t.test('admin API', async (t) => {
-  const node = await startChatNode()
+  // the Basic test below offers 25 wrong credentials; the failed-login limit has its own test
+  const node = await startChatNode({ config: { admin: { rateLimits: { failedLogins: { max: 100, windowSeconds: 600 } } } } })
   t.teardown(() => node.stop())
   const { app } = node
   const accounts = node.resolve('accounts')

@@ -3,11 +3,14 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import crypto from 'node:crypto'
-import { openTestChain, mineBlock, sealBlock, sealWithoutPow, makeAttestation, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
+import { openTestChain, mineBlock, sealBlock, sealWithoutPow, makeAttestation, rederive, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
+import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
+import { devnetRound } from '../../../core/entropy/devnet-beacon.ts'
+import { beaconSigner } from '../../../core/entropy/beacon-signer.ts'
 import type { TestChain } from '../../helpers/chain.ts'
 import { BlockError, BlockErrorCode } from '../../../core/chain/errors.ts'
 import type { BlockErrorCode as BlockCode } from '../../../core/chain/errors.ts'
-import type { Block, Transaction } from '../../../core/chain/types.ts'
+import type { Attestation, BeaconEvidence, Block, Transaction } from '../../../core/chain/types.ts'
 import { MINING_REWARD_SENDER } from '../../../core/chain/types.ts'
 import { merkleRoot } from '../../../core/chain/merkle.ts'
 import { systemTransaction, txId } from '../../../core/chain/tx.ts'
@@ -197,9 +200,11 @@ t.test('block rules', async (t) => {
     badCommit.commitment = commitmentOf(badCommit.entropy_seed)
     await refused(t, tc, next({ attestation: badCommit }), BlockErrorCode.ATTESTATION_BAD_COMMITMENT)
 
+    // claimed statistics that differ from those of the revealed bytes are a lie, whatever their value
+    for (const health of [{ monobit_ratio: 0.3 }, { fano_factor: 2 }]) {
+      await refused(t, tc, next({ attestation: makeAttestation(ts, { health }) }), BlockErrorCode.ATTESTATION_HEALTH_MISMATCH, /claimed, .* computed from entropy_seed/)
+    }
     const healths: Array<[string, Parameters<typeof makeAttestation>[1]]> = [
-      ['monobit', { health: { monobit_ratio: 0.3 } }],
-      ['fano', { health: { fano_factor: 2 } }],
       ['pool size', { health: { pool_size: 10 } }],
       ['timestamp skew', { health: { timestamp: ts - p.attestationMaxSkew - 1 } }]
     ]
@@ -213,8 +218,53 @@ t.test('block rules', async (t) => {
     await refused(t, tc, next({ attestation: { ...signed, signature: other.signature } }), BlockErrorCode.ATTESTATION_BAD_SIGNATURE)
   })
 
+  t.test('beacon evidence rules (envelope v2): each forgery is refused with its own code', async (t) => {
+    // later than the tip by more than the 60 s window, so a stale round exists
+    const ts = tc.tipRef().timestamp + 200
+    const at = (opts: Parameters<typeof makeAttestation>[1] = {}): Block => next({ timestamp: ts, attestation: makeAttestation(ts, opts) })
+    const forged = (edit: (env: Attestation) => void, opts: Parameters<typeof makeAttestation>[1] = {}): Block => {
+      const env = makeAttestation(ts, opts)
+      edit(env)
+      return next({ timestamp: ts, attestation: rederive(env) })
+    }
+    const pin = DEVNET_BEACON.pin
+    const roundAt = (unix: number): number => Math.floor((unix - pin.genesisTime) / pin.period) + 1
+    const resign = (b: BeaconEvidence, beacon: { signature: string; randomness: string }): void => { b.signature = beacon.signature; b.randomness = beacon.randomness }
+
+    const r = roundAt(ts)
+    await refused(t, tc, forged((env) => { resign(env.beacons[0]!, devnetRound(r - 1)) }), BlockErrorCode.ATTESTATION_BEACON_BAD_SIGNATURE,
+      /round \d+: BLS signature does not verify under the registry's beacon-devnet key/)
+    const stranger = beaconSigner('bls-unchained-g1-rfc9380', crypto.randomBytes(48))
+    await refused(t, tc, forged((env) => { resign(env.beacons[0]!, stranger.sign(r)) }), BlockErrorCode.ATTESTATION_BEACON_BAD_SIGNATURE, /wrong key|registry's beacon-devnet key/)
+    await refused(t, tc, forged((env) => { env.beacons[0]!.randomness = env.beacons[0]!.randomness.replace(/^./, (c) => c === '0' ? '1' : '0') }),
+      BlockErrorCode.ATTESTATION_BEACON_BAD_RANDOMNESS, /randomness is not sha256\(signature\)/)
+    await refused(t, tc, at({ rounds: { 'beacon-devnet': roundAt(ts - 61) - 1 } }), BlockErrorCode.ATTESTATION_BEACON_STALE, /older than the block \(limit 60 s\)/)
+    await refused(t, tc, at({ rounds: { 'beacon-devnet': roundAt(ts + 6) + 1 } }), BlockErrorCode.ATTESTATION_BEACON_FUTURE, /after the block's timestamp \(limit 5 s\)/)
+    const seedChosen = makeAttestation(ts)
+    seedChosen.entropy_seed = crypto.randomBytes(32).toString('hex')
+    await refused(t, tc, next({ timestamp: ts, attestation: seedChosen }), BlockErrorCode.ATTESTATION_NOT_DERIVED, /not SHA3-512\("ledger-entropy-v2"/)
+    const proofChosen = makeAttestation(ts)
+    proofChosen.entropy_proof = crypto.randomBytes(32).toString('hex')
+    proofChosen.commitment = commitmentOf(proofChosen.entropy_proof)
+    await refused(t, tc, next({ timestamp: ts, attestation: proofChosen }), BlockErrorCode.ATTESTATION_NOT_DERIVED)
+    await refused(t, tc, at({ source: 'self-hosted' }), BlockErrorCode.ATTESTATION_UNVERIFIABLE, /needs at least 1 verifiable beacon round/)
+    await refused(t, tc, forged((env) => { env.source = 'aggregator:beacon-devnet+beacon-fastnet' }), BlockErrorCode.ATTESTATION_BEACON_SET, /needs beacon evidence for \[beacon-devnet, beacon-fastnet\]/)
+    await refused(t, tc, forged((env) => { env.beacons.push({ ...env.beacons[0]! }) }), BlockErrorCode.ATTESTATION_BEACON_SET)
+    const v1 = makeAttestation(ts)
+    v1.version = 1
+    await refused(t, tc, next({ timestamp: ts, attestation: v1 }), BlockErrorCode.ATTESTATION_BAD_VERSION)
+    const extra = { ...makeAttestation(ts), chosen_by: 'miner' }
+    await refused(t, tc, next({ timestamp: ts, attestation: extra }), BlockErrorCode.BAD_FORMAT, /qrng_attestation has unknown key "chosen_by"/)
+    const extraBeaconField = makeAttestation(ts)
+    ;(extraBeaconField.beacons[0] as unknown as Record<string, unknown>).scheme = 'none'
+    await refused(t, tc, next({ timestamp: ts, attestation: extraBeaconField }), BlockErrorCode.BAD_FORMAT, /beacons\[0\] has unknown key "scheme"/)
+    const chainedField = makeAttestation(ts)
+    chainedField.beacons[0]!.previous_signature = chainedField.beacons[0]!.signature
+    await refused(t, tc, next({ timestamp: ts, attestation: rederive(chainedField) }), BlockErrorCode.ATTESTATION_MALFORMED, /unchained, previous_signature must be absent/)
+  })
+
   t.test('valid blocks still connect: signed envelope, aggregator compositions in any order', async (t) => {
-    const sources = ['aggregator:self-hosted+beacon-default', 'aggregator:beacon-default+self-hosted', 'aggregator:beacon-fastnet+self-hosted+beacon-default', 'beacon-fastnet']
+    const sources = ['aggregator:beacon-devnet+self-hosted', 'aggregator:self-hosted+beacon-default', 'aggregator:beacon-default+self-hosted', 'aggregator:beacon-fastnet+self-hosted+beacon-default', 'beacon-fastnet', 'beacon-devnet']
     for (const source of sources) {
       const ts = tc.tipRef().timestamp + 1
       const r = await tc.chain.processBlock(next({ attestation: makeAttestation(ts, { source }) }), 'test')
@@ -236,7 +286,8 @@ t.test('UNTRUSTED_SOURCE: self-hosted entropy on a chain with the mainnet trust 
   const tc = await openTestChain(testParams({ trustedSources: NETWORKS.mainnet.trustedSources }))
   t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
   const ts = tc.tipRef().timestamp + 1
-  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE, /self-hosted' is not in the devnet trust list/)
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts, { source: 'self-hosted' }) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE, /self-hosted' is not in the devnet trust list/)
+  await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE, /beacon-devnet' is not in the devnet trust list/)
   await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts, { source: 'aggregator:beacon-default+self-hosted' }) }), BlockErrorCode.ATTESTATION_UNTRUSTED_SOURCE)
   const ok = await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { attestation: makeAttestation(ts, { source: 'aggregator:beacon-fastnet+beacon-default' }) }), 'test')
   t.equal(ok.status, 'connected')

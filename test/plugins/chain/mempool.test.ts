@@ -12,6 +12,7 @@ import { signTransaction } from '../../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../../core/chain/tx.ts'
 import { coinToBohm } from '../../../core/chain/money.ts'
 import type { Wallet } from '../../../core/wallet.ts'
+import { TX_SEPARATOR_BYTES, txSize } from '../../../core/chain/block-size.ts'
 
 const dev = devWallet()
 const NOW = 1_800_000_000
@@ -86,7 +87,7 @@ t.test('BAD_FORMAT, each shape rule with its reason', async (t) => {
     [{ ...base, data: { memo: 7 } }, /data.memo must be 1-512 chars/],
     [{ ...base, data: { public_key: 'xyz' } }, /data.public_key must be hex/],
     [{ ...base, recipient: 'contract', data: {} }, /needs data.type "deploy" or "call"/],
-    [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 0 } }, /data.gas_limit must be an integer 1..30000000/],
+    [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 0 } }, /data.gas_limit must be an integer 1..10000000/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 30_000_001 } }, /data.gas_limit/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: '00', gas_limit: 1.5 } }, /data.gas_limit/],
     [{ ...base, recipient: 'contract', data: { type: 'deploy', code: 'abc', gas_limit: 100 } }, /data.code must be hex bytecode/],
@@ -297,4 +298,46 @@ t.test('the node\'s own pool is kept in step by the chain hooks', async (t) => {
   await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { txs: tc.mempool.select(100) }), 'test')
   t.equal(tc.mempool.size, 0)
   t.equal(tc.chain.getAccount(carol.address).nonce, 1)
+})
+
+t.test('byte budget: MEMPOOL_FULL and lowest-fee-per-byte eviction', async (t) => {
+  const { tc, carol, dave, alice } = await fixture(t)
+  const removed: string[] = []
+  tc.hooks.txRemoved.tap('test', ({ tx, reason }) => { if (reason === 'evicted') removed.push(tx.transaction_id) })
+  // equal fees, but the memo makes one larger: it pays less per byte
+  const small = send(tc, carol, dave.address, 1, 0, { fee: 0.002 })
+  const large = send(tc, dave, carol.address, 1, 0, { fee: 0.002, data: { memo: 'x'.repeat(500) } })
+  const mp = pool(tc, { maxBytes: txSize(small) + txSize(large) })
+  mp.add(small)
+  mp.add(large)
+  t.equal(mp.bytes, txSize(small) + txSize(large), 'the pool counts the bytes it holds')
+  refused(t, mp, send(tc, alice, dave.address, 1, 0, { fee: 0.001 }), TxErrorCode.MEMPOOL_FULL,
+    /mempool byte budget full \(\d+ bytes\) and the fee per byte does not beat the lowest pending/)
+  const better = send(tc, alice, dave.address, 1, 0, { fee: 0.0021 })
+  mp.add(better)
+  t.same(removed, [large.transaction_id], 'the lowest fee per byte was evicted, not the lowest fee')
+  t.ok(mp.has(small.transaction_id) && mp.has(better.transaction_id))
+  t.ok(mp.bytes <= mp.maxBytes, 'within the budget')
+  t.equal(mp.bytes, txSize(small) + txSize(better))
+  // one transaction larger than the whole budget is never admitted, whatever it pays
+  const tiny = pool(tc, { maxBytes: txSize(small) - 100 })
+  refused(t, tiny, send(tc, carol, dave.address, 1, 0, { fee: 1 }), TxErrorCode.MEMPOOL_FULL, /exceeds the mempool's \d+-byte budget/)
+})
+
+t.test('selection within a byte and gas budget keeps each sender\'s nonces gap-free', async (t) => {
+  const { tc, alice, carol, dave } = await fixture(t)
+  const mp = pool(tc)
+  const a0 = send(tc, alice, carol.address, 1, 0, { fee: 0.009 })
+  const c0 = send(tc, carol, dave.address, 1, 0, { fee: 0.008, data: { memo: 'y'.repeat(400) } })
+  const c1 = send(tc, carol, dave.address, 1, 1, { fee: 0.007 })
+  const d0 = send(tc, dave, carol.address, 1, 0, { fee: 0.001 })
+  for (const tx of [a0, c0, c1, d0]) mp.add(tx)
+  const slot = (tx: Transaction): number => txSize(tx) + TX_SEPARATOR_BYTES
+  const ids = (txs: Transaction[]): string[] => txs.map((x) => x.transaction_id)
+  const unbounded = { bytes: Number.MAX_SAFE_INTEGER, gas: Number.MAX_SAFE_INTEGER }
+  t.same(ids(mp.select(10, unbounded)), ids([a0, c0, c1, d0]))
+  // room for a0 and d0 but not for c0: carol's c1 must wait for it, dave's d0 still fits
+  t.ok(slot(c0) > slot(d0) + 100, 'the memo makes c0 the larger')
+  t.same(ids(mp.select(10, { bytes: slot(a0) + slot(d0) + 100, gas: 0 })), ids([a0, d0]))
+  t.same(ids(mp.select(10, { bytes: slot(a0) - 1, gas: 0 })), [], 'nothing fits')
 })

@@ -33,13 +33,13 @@ export const refOf = (b: Pick<Block, 'hash' | 'height' | 'timestamp'>): ParentRe
 
 /**
  * Every key a connected block writes (state, indexes, receipts, undo records, main-chain index,
- * tip) as hex. Stored block bodies, their transaction spans and metas are left out: a node that saw a side branch
- * keeps those by design.
+ * tip) as hex. Stored block bodies, their transaction spans, headers, metas and the side-block index are left
+ * out: a node that saw a side branch keeps those by design.
  */
 export async function stateDump (db: KvStore): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for await (const [k, v] of db.entries({})) {
-    if (k.startsWith('b:') || k.startsWith('bx:') || k.startsWith('bm:')) continue
+    if (k.startsWith('b:') || k.startsWith('bx:') || k.startsWith('bm:') || k.startsWith('hd:') || k.startsWith('sd:')) continue
     out[k] = v.toString('hex')
   }
   return out

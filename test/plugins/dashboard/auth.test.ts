@@ -91,6 +91,14 @@ t.test('requireAuth: every GET but /api/status and /metrics needs the key', asyn
   t.equal((await node.call('GET', '/api/nope')).statusCode, 404, 'with the key an unknown route is a plain 404')
 })
 
+t.test('the SPEC spelling require_auth is accepted; both spellings must agree (issue 14 item 2)', async (t) => {
+  const node = await startDashboardNode({ config: { dashboard: { port: 0, require_auth: true } } })
+  t.teardown(() => node.stop())
+  t.equal((await node.call('GET', '/api/chain', { key: null })).statusCode, 401, 'require_auth: true guards reads')
+  t.equal((await node.call('GET', '/api/status', { key: null })).statusCode, 200)
+  await t.rejects(startDashboardNode({ config: { dashboard: { port: 0, require_auth: true, requireAuth: false } } }), { message: 'invalid config: "dashboard.requireAuth" and "dashboard.require_auth" disagree; set one of them' })
+})
+
 t.test('LEDGER_API_KEY on a real node; the plugin listens on its configured port', async (t) => {
   process.env.LEDGER_API_KEY = 'env-key-for-this-test-0123456789'
   t.teardown(() => { delete process.env.LEDGER_API_KEY })

@@ -116,7 +116,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     t.match(f, { mempool_min: 0.002, mempool_median: 0.002, min_fee: 0.0001, low_fee: 0.0001, medium_fee: 0.0001, high_fee: 0.0001, mempool_fullness: 1 / 5000 })
   })
 
-  t.test('search: integer -> block, long hex -> tx, else address', async (t) => {
+  t.test('search: integer -> block, long hex or an 8+ hex prefix -> tx, address or name -> address', async (t) => {
     const block = await node.get('/api/search?q=1')
     t.equal(block.headers['x-result-type'], 'block')
     t.same(block.json(), (await node.get('/api/block/1')).json())
@@ -131,7 +131,16 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     t.equal(byHash.json().height, 1)
     t.equal((await node.get('/api/search?q=42')).statusCode, 404)
     t.same((await node.get(`/api/search?q=${'7'.repeat(64)}`)).json(), { error: 'tx not found' })
-    t.equal((await node.get('/api/search?q=hello')).statusCode, 400)
+    const short = await node.get(`/api/search?q=${pay.transaction_id.slice(0, 16)}`)
+    t.equal(short.headers['x-result-type'], 'tx', 'the 16-char id of the chat finds the transaction')
+    t.equal(short.json().tx_id, pay.transaction_id)
+    t.equal((await node.get(`/api/search?q=${chat.transaction_id.slice(0, 10)}`)).json().status, 'pending', 'a prefix of a pending id')
+    const foundation = await node.get('/api/search?q=Foundation')
+    t.equal(foundation.headers['x-result-type'], 'address', 'a name finds its address')
+    t.equal(foundation.json().is_foundation, true)
+    t.same((await node.get('/api/search?q=hello')).json(), { error: 'no user named hello' })
+    t.equal((await node.get('/api/search?q=hello')).statusCode, 404)
+    t.equal((await node.get('/api/search?q=hello%20world')).statusCode, 400)
     t.equal((await node.get('/api/search')).statusCode, 400)
     t.match((await node.get('/api/search')).json(), { error: /querystring\.q is required/ })
   })

@@ -13,11 +13,15 @@ t.test('submit', async (t) => {
 
   t.test('accepted, then confirmed by a block', async (t) => {
     const tx = node.send(node.dev, carol.address, 2)
-    const res = await submit({ ...tx, extra_field: 'dropped' })
+    // a key the transaction schema does not name is refused, naming it (issue 12: canonical objects only)
+    const padded = await submit({ ...tx, extra_field: 'padding' })
+    t.equal(padded.statusCode, 400)
+    t.match(padded.json(), { status: 'rejected', reason: 'transaction has unknown key "extra_field"', code: 'TX_ERROR_BAD_FORMAT' })
+    t.notOk(mempool.has(tx.transaction_id), 'nothing admitted')
+    const res = await submit(tx)
     t.equal(res.statusCode, 200)
     t.same(res.json(), { status: 'accepted', tx_id: tx.transaction_id })
     t.ok(mempool.has(tx.transaction_id))
-    t.notOk('extra_field' in (mempool.get(tx.transaction_id) as object), 'only the signed fields are kept')
     await node.mine()
     const seen = (await node.get(`/api/tx/${tx.transaction_id}`)).json()
     t.match(seen, { status: 'confirmed', block_height: 1 })

@@ -3,10 +3,9 @@ import { planSources, configSchema } from '../../../plugins/entropy-aggregator/c
 import { NETWORKS } from '../../../config/networks.ts'
 import { ConfigError, validateSection } from '../../../core/config.ts'
 
-t.test('defaults: testnet and devnet mine offline on self-hosted alone; mainnet needs both beacons', async (t) => {
-  for (const net of ['testnet', 'devnet'] as const) {
-    t.same(planSources(null, null, NETWORKS[net]), { sources: ['beacon-default', 'self-hosted'], minQuorum: 1 }, net)
-  }
+t.test('defaults: testnet mines offline on self-hosted alone, devnet on its own beacon; mainnet needs both beacons', async (t) => {
+  t.same(planSources(null, null, NETWORKS.testnet), { sources: ['beacon-default', 'self-hosted'], minQuorum: 1 }, 'testnet')
+  t.same(planSources(null, null, NETWORKS.devnet), { sources: ['beacon-devnet', 'self-hosted'], minQuorum: 2 }, 'devnet: the beacon is always part of the mix')
   t.same(planSources(null, null, NETWORKS.mainnet), { sources: ['beacon-default', 'beacon-fastnet'], minQuorum: 2 })
   t.same(planSources(['beacon-default', 'beacon-fastnet'], null, NETWORKS.testnet), { sources: ['beacon-default', 'beacon-fastnet'], minQuorum: 2 }, 'no self-hosted: the reference quorum of 2')
   t.same(planSources(['self-hosted'], null, NETWORKS.testnet), { sources: ['self-hosted'], minQuorum: 1 })
@@ -16,6 +15,13 @@ t.test('self-hosted on mainnet is refused with a clear error', async (t) => {
   const err = (() => { try { planSources(['beacon-default', 'self-hosted'], 2, NETWORKS.mainnet) } catch (e) { return e } })()
   t.type(err, ConfigError)
   t.match((err as Error).message, 'invalid config: "entropy-aggregator.sources" \'self-hosted\' is not in the mainnet trust list (self-hosted is accepted by the testnet and devnet trust lists only')
+})
+
+t.test('a composition without beacon evidence where the chain requires it is a config error', async (t) => {
+  t.throws(() => planSources(['beacon-devnet', 'self-hosted'], 1, NETWORKS.devnet), /"entropy-aggregator.minQuorum" would let the aggregator report 'aggregator:self-hosted' without beacon evidence, which the devnet chain requires/)
+  t.throws(() => planSources(['self-hosted'], null, NETWORKS.devnet), /without beacon evidence/)
+  t.throws(() => planSources(['beacon-devnet'], null, NETWORKS.testnet), /'beacon-devnet' is not in the testnet trust list/)
+  t.same(planSources(['beacon-devnet'], null, NETWORKS.devnet), { sources: ['beacon-devnet'], minQuorum: 1 })
 })
 
 t.test('a quorum above the source count, or a composition the network refuses, is a config error', async (t) => {

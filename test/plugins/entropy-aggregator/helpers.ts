@@ -1,6 +1,6 @@
 // Test doubles for the entropy tests: controllable upstream sources with known output, and a
 // local relay imitating drand's HTTP API that serves the real beacons of
-// /work/shared/fixtures/drand (optionally tampered).
+// test/fixtures/drand (copied from the shared fixtures; optionally tampered).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
@@ -84,7 +84,7 @@ export interface DrandFixture {
 }
 
 export function loadFixture (name: 'default' | 'fastnet' | 'quicknet'): DrandFixture {
-  const raw = JSON.parse(readFileSync(`/work/shared/fixtures/drand/${name}.json`, 'utf8')) as DrandFixture
+  const raw = JSON.parse(readFileSync(new URL(`../../fixtures/drand/${name}.json`, import.meta.url), 'utf8')) as DrandFixture
   return { chain: raw.chain, beacons: raw.beacons.map((b) => ({ round: b.round, randomness: b.randomness, signature: b.signature, ...(b.previous_signature === undefined ? {} : { previous_signature: b.previous_signature }) })) }
 }
 

@@ -12,6 +12,7 @@ import type { NetworkName } from '../../../core/chain/params.ts'
 import { startEntropyServer } from '../../../plugins/entropy-aggregator/standalone.ts'
 import { EntropyErrorCode } from '../../../plugins/entropy-aggregator/errors.ts'
 import { loadFixture, silent, startRelay } from './helpers.ts'
+import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
 
 const PLUGIN_DIR = path.resolve(import.meta.dirname, '../../../plugins/entropy-aggregator')
 
@@ -45,8 +46,10 @@ t.test('registers in a kernel, provides entropy, serves the REST contract on its
   const entropy = kernel.container.resolve('entropy')
   const draw = await entropy.getBytes(64)
   t.equal(draw.bytes.length, 64)
-  t.equal(draw.source, 'aggregator:beacon-default+self-hosted', 'the verified beacon and the local source, both named')
-  t.match(draw.device, /^drand pedersen-bls-chained chain 8990e7a9aaed2ffe xor .*kernel CSPRNG/)
+  // the relay serves a real round from the fixtures, years old: mixed in, but no block may claim it
+  t.equal(draw.source, 'aggregator:self-hosted', 'a beacon without a fresh round is not named')
+  t.same(draw.beacons, [])
+  t.match(draw.device, /kernel CSPRNG/)
 
   const s = entropy.status()
   t.equal(s.reachable, true)
@@ -73,11 +76,31 @@ t.test('registers in a kernel, provides entropy, serves the REST contract on its
 
 t.test('offline default: an unreachable beacon leaves self-hosted meeting the testnet quorum', async (t) => {
   const dead = await freePort()
-  const { kernel } = await boot(t, 'devnet', { beacons: { 'beacon-default': { urls: [`http://127.0.0.1:${dead}`] } } })
+  const { kernel } = await boot(t, 'testnet', { beacons: { 'beacon-default': { urls: [`http://127.0.0.1:${dead}`] } } })
   const entropy = kernel.container.resolve('entropy')
   const draw = await entropy.getBytes(64)
   t.equal(draw.source, 'aggregator:self-hosted')
-  t.ok(kernel.params.trustedSources.includes(draw.source), 'a composition the devnet accepts')
+  t.same(draw.beacons, [], 'unverifiable, which the testnet accepts')
+  t.ok(kernel.params.trustedSources.includes(draw.source), 'a composition the testnet accepts')
+})
+
+t.test('devnet default: the node signs its beacon, every draw carries a fresh round', async (t) => {
+  const { kernel } = await boot(t, 'devnet', {})
+  const entropy = kernel.container.resolve('entropy')
+  const draw = await entropy.getBytes(64)
+  t.equal(draw.source, 'aggregator:beacon-devnet+self-hosted')
+  t.equal(draw.beacons.length, 1)
+  t.equal(draw.beacons[0]?.source, 'beacon-devnet')
+  const pin = DEVNET_BEACON.pin
+  t.ok(pin.genesisTime + (draw.beacons[0]!.round - 1) * pin.period >= Date.now() / 1000 - 40, 'a round of the last 40 s')
+  const res = await fetch(`http://127.0.0.1:${entropy.status().port}/api/random/attested?n=48`)
+  t.equal(res.status, 200)
+  const body = await res.json() as { n: number; hex: string; source: string; beacons: Array<{ source: string; round: number }> }
+  t.equal(body.n, 48)
+  t.match(body.hex, /^[0-9a-f]{96}$/)
+  t.equal(body.source, 'aggregator:beacon-devnet+self-hosted')
+  t.equal(body.beacons[0]?.source, 'beacon-devnet')
+  t.equal((await fetch(`http://127.0.0.1:${entropy.status().port}/api/random/attested?n=0`)).status, 400)
 })
 
 t.test('mainnet refuses self-hosted at boot with a clear error', async (t) => {

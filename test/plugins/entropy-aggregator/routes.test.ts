@@ -43,18 +43,31 @@ t.test('GET /api/random/bytes and /hex: the mixed pool, consumed in order, never
   t.equal(bytes.headers['x-entropy-source'], 'aggregator:beacon-default+self-hosted')
   t.same(bytes.rawPayload, expected.subarray(0, 32))
 
+  // SPEC 4.6: the hex text itself (what curl and other aggregators read)
   const hex = await app.inject({ method: 'GET', url: '/api/random/hex?n=16' })
   t.equal(hex.statusCode, 200)
-  t.same(hex.json(), { n: 16, hex: expected.subarray(32, 48).toString('hex'), source: 'aggregator:beacon-default+self-hosted', device: 'fake beacon-default xor fake self-hosted' })
+  t.equal(hex.headers['content-type'], 'text/plain; charset=utf-8')
+  t.equal(hex.headers['cache-control'], 'no-store')
+  t.equal(hex.headers['x-entropy-source'], 'aggregator:beacon-default+self-hosted')
+  t.equal(hex.payload, expected.subarray(32, 48).toString('hex'))
+  const browser = await app.inject({ method: 'GET', url: '/api/random/hex?n=16', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } })
+  t.equal(browser.payload, expected.subarray(48, 64).toString('hex'), 'a wildcard gets the text too')
+  const both = await app.inject({ method: 'GET', url: '/api/random/hex?n=16', headers: { accept: 'text/plain, application/json' } })
+  t.match(both.headers['content-type'], /^text\/plain/, 'text wins when both are named')
+
+  // a client that asks for JSON alone still gets the object
+  const json = await app.inject({ method: 'GET', url: '/api/random/hex?n=16', headers: { accept: 'application/json' } })
+  t.match(json.headers['content-type'], /^application\/json/)
+  t.same(json.json(), { n: 16, hex: expected.subarray(80, 96).toString('hex'), source: 'aggregator:beacon-default+self-hosted', device: 'fake beacon-default xor fake self-hosted' })
 
   const again = await app.inject({ method: 'GET', url: '/api/random/bytes?n=32' })
-  t.same(again.rawPayload, expected.subarray(48, 80), 'the next request gets the next bytes, not the same ones')
+  t.same(again.rawPayload, expected.subarray(96, 128), 'the next request gets the next bytes, not the same ones')
   const health = (await app.inject({ method: 'GET', url: '/api/health' })).json()
-  t.equal(health.pool.available_bytes, 32768 - 80)
+  t.equal(health.pool.available_bytes, 32768 - 128)
 
   const head = await app.inject({ method: 'HEAD', url: '/api/random/bytes?n=32' })
   t.equal(head.statusCode, 404, 'no HEAD twin that would consume bytes')
-  t.equal((await app.inject({ method: 'GET', url: '/api/health' })).json().pool.available_bytes, 32768 - 80)
+  t.equal((await app.inject({ method: 'GET', url: '/api/health' })).json().pool.available_bytes, 32768 - 128)
 })
 
 t.test('every bad n is a 400 JSON error and consumes nothing', async (t) => {
@@ -95,6 +108,19 @@ t.test('below quorum: 503 with the reason, and health says why', async (t) => {
   beacon.up = true
   await aggregator.runRound('probe')
   t.equal((await app.inject({ method: 'GET', url: '/api/random/bytes?n=64' })).statusCode, 200, 'serves again after recovery')
+})
+
+t.test('the entropy port answers / with an index, like the dashboard (issue 14 item 14)', async (t) => {
+  const { app } = await setup(t)
+  const res = await app.inject({ method: 'GET', url: '/' })
+  t.equal(res.statusCode, 200)
+  const body = res.json()
+  t.equal(body.service, 'entropy')
+  t.same(body.endpoints, ['/api/health', '/api/random/bytes?n=<1..65536>', '/api/random/hex?n=<1..65536>'])
+  t.type(body.status, 'string')
+  const before = (await app.inject({ method: 'GET', url: '/api/health' })).json().pool.available_bytes
+  await app.inject({ method: 'GET', url: '/' })
+  t.equal((await app.inject({ method: 'GET', url: '/api/health' })).json().pool.available_bytes, before, 'the index consumes no bytes')
 })
 
 t.test('unknown routes answer 404 JSON', async (t) => {

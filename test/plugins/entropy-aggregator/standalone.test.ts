@@ -27,6 +27,14 @@ t.test('network defaults: offline, the testnet aggregator runs on self-hosted an
   t.match(h.sources.find((s) => s.id === 'beacon-default'), { ok: false, last_error: /drand info: http:\/\/127\.0\.0\.1:9/ })
 })
 
+t.test('a port clash names the --port flag of `ledger entropy` (issue 14 item 11)', async (t) => {
+  const first = await startEntropyServer({ port: 0, sources: ['self-hosted'], logger: silent })
+  t.teardown(() => first.close())
+  const err = await startEntropyServer({ port: first.port, sources: ['self-hosted'], logger: silent }).catch((e: unknown) => e)
+  t.type(err, ConfigError)
+  t.equal((err as Error).message, `the entropy server cannot listen on 127.0.0.1:${first.port}: address already in use (another node or program holds it; pick another port with --port)`)
+})
+
 t.test('mainnet refuses self-hosted', async (t) => {
   const err = await startEntropyServer({ port: 0, network: 'mainnet', sources: ['self-hosted'], logger: silent }).catch((e: unknown) => e)
   t.type(err, ConfigError)

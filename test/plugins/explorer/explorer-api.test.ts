@@ -39,6 +39,7 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal(s.max_supply, 21_000_000)
     t.equal(s.mempool_size, 1)
     t.equal(s.testnet, true)
+    t.equal(s.network, 'devnet', 'the real network, not just testnet true')
     t.equal(s.block_time_target, node.params.blockTimeTarget)
     // genesis premines (foundation + dev account) plus 5 coin per block mined
     t.equal(s.total_supply, 2_000_000 + 5 * tipHeight)
@@ -182,6 +183,22 @@ t.test('explorer API on a small chain', async (t) => {
     t.match((await node.get(`/api/explorer/address/${unknownVm}`)).json(), { address: unknownVm, wallet_address: null, balance: 0, tx_count: 0 })
   })
 
+  t.test('search: where a query leads (issue 14 item 6)', async (t) => {
+    const q = async (text: string) => await node.get(`/api/explorer/search?q=${encodeURIComponent(text)}`)
+    t.same((await q('2')).json(), { type: 'block', height: 2 })
+    t.same((await q(b1.hash)).json(), { type: 'block', height: 1 })
+    t.same((await q(memo.transaction_id.slice(0, 16))).json(), { type: 'tx', tx_id: memo.transaction_id }, 'the chat\'s 16-char id')
+    t.same((await q(pending.transaction_id.slice(0, 8).toUpperCase())).json(), { type: 'tx', tx_id: pending.transaction_id })
+    t.same((await q('Alice')).json(), { type: 'address', address: alice.address, name: 'Alice' })
+    t.same((await q(`0x${vmAddressOf(alice.address)}`)).json(), { type: 'address', address: vmAddressOf(alice.address) })
+    const miss = await q('nobody')
+    t.equal(miss.statusCode, 404)
+    t.same(miss.json(), { error: 'no user named nobody' })
+    t.equal((await q('9')).statusCode, 404)
+    t.equal((await q('hello world')).statusCode, 400)
+    t.equal((await node.get('/api/explorer/search')).statusCode, 400)
+  })
+
   t.test('API root links the web page; the page and its assets are served', async (t) => {
     const root = (await node.get('/api/explorer')).json()
     t.equal(root.page, '/explorer')
@@ -196,7 +213,7 @@ t.test('explorer API on a small chain', async (t) => {
 
   t.test('published in OpenAPI', async (t) => {
     const doc = (await node.get('/docs/json')).json()
-    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}']) {
+    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}', '/api/explorer/search']) {
       t.ok(doc.paths[p], p)
     }
   })

@@ -73,6 +73,16 @@ t.test('names: approved users by wallet or VM address, foundation, unknown', asy
   await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name: 'pending-pat' } })
   t.equal(node.resolve('accounts').pendingList().length, 1)
   t.equal(names.nameOf(generateWallet().address), null, 'pending users have no address yet')
+
+  // a blocked user's wallet keeps the name its messages were signed with, also after unblock
+  t.equal((await node.admin('POST', '/api/admin/block', { name: 'quinn' })).statusCode, 200)
+  t.equal(names.nameOf(joined.address), 'Quinn', 'still named while blocked')
+  t.equal((await node.admin('POST', '/api/admin/unblock', { name: 'Quinn' })).statusCode, 200)
+  t.equal(names.nameOf(`0x${vmAddressOf(joined.address)}`), 'Quinn', 'and after unblock')
+  const again = (await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name: 'Quinn', invite_code: invite } })).json()
+  t.not(again.address, joined.address, 'a fresh wallet after re-signup')
+  t.equal(names.nameOf(again.address), 'Quinn')
+  t.equal(names.nameOf(joined.address), 'Quinn', 'the old wallet keeps its name too')
 })
 
 t.test('rate limit: one message per window per address', async (t) => {

@@ -29,7 +29,7 @@ t.test('sending and reading messages', async (t) => {
     const none = await send(null, { text: 'hi' })
     t.equal(none.statusCode, 401)
     t.same(none.json(), { error: 'no session present' })
-    for (const payload of [{}, { text: '' }, { text: 'x'.repeat(513) }, { text: 42 }]) {
+    for (const payload of [{}, { text: '' }, { text: 'x'.repeat(513) }, { text: 42 }, { text: '   ' }, { text: '\n\t ' }]) {
       const res = await send(alice.cookie, payload)
       t.equal(res.statusCode, 400, JSON.stringify(payload).slice(0, 40))
       t.same(res.json(), { error: 'text must be 1-512 chars' })
@@ -76,7 +76,7 @@ t.test('sending and reading messages', async (t) => {
     const before = (await messages(alice.cookie)).json()
     t.equal(before.count, 2)
     t.match(before.messages[0], { sender: 'bob', address: bob.address, text: 'hi alice', status: 'pending', block: null })
-    t.match(before.messages[1], { sender: 'alice', address: alice.address, text: 'hello, chain', status: 'pending', block: null, tx_id: firstId.slice(0, 16) })
+    t.match(before.messages[1], { sender: 'alice', address: alice.address, text: 'hello, chain', status: 'pending', block: null, tx_id: firstId.slice(0, 16), transaction_id: firstId })
     t.type(before.messages[1].timestamp, 'number')
 
     const block = await node.mine()

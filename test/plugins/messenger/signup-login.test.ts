@@ -55,6 +55,21 @@ t.test('signup, invites, login and /api/me', async (t) => {
     }
   })
 
+  await t.test('system labels are reserved in any spelling, with or without an invite', async (t) => {
+    const invite = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 10 })).json()
+    for (const name of ['admin', 'Foundation', 'GENESIS', 'mining_reward', 'contract', 'coinbase']) {
+      for (const body of [{ name }, { name, invite_code: invite.code }]) {
+        const res = await signup(body)
+        t.equal(res.statusCode, 409, `${JSON.stringify(body)}`)
+        t.same(res.json(), { error: 'name is reserved for the system' })
+      }
+    }
+    const left = (await node.admin('GET', '/api/admin/invites')).json().invites.find((i: { code: string }) => i.code === invite.code)
+    t.equal(left.used, 0, 'a refused signup does not use the invite')
+    t.equal(node.resolve('accounts').pendingList().some((p) => p.name.toLowerCase() === 'admin'), false)
+    t.equal((await signup({ name: 'foundation-fan' })).statusCode, 200, 'a name merely containing a label is fine')
+  })
+
   await t.test('a blocked name answers 403', async (t) => {
     t.equal((await node.admin('POST', '/api/admin/block', { name: 'mallory' })).statusCode, 200)
     const res = await signup({ name: 'mallory' })
@@ -167,20 +182,39 @@ t.test('signup, invites, login and /api/me', async (t) => {
     }
   })
 
+  await t.test('/api/session answers 200 whether or not signed in (no console error on a logged-out page)', async (t) => {
+    const session = async (headers: Record<string, string>) => await app.inject({ method: 'GET', url: '/api/session', headers })
+    const out = await session({})
+    t.equal(out.statusCode, 200)
+    t.same(out.json(), { signed_in: false, name: null, via: null, revoked: false })
+    t.same((await session({ cookie: 'session=deadbeef' })).json(), { signed_in: false, name: null, via: null, revoked: false })
+    t.same((await session({ cookie: carolCookie })).json(), { signed_in: true, name: 'carol', via: 'session', revoked: false })
+    const token = (await node.admin('POST', '/api/admin/tokens/create', { label: 'bot', name: 'carol' })).json().token
+    t.same((await session({ authorization: `Bearer ${token}` })).json(), { signed_in: true, name: 'carol', via: 'token', revoked: false })
+  })
+
   await t.test('a blocked user cannot log in, and their sessions end', async (t) => {
     t.equal((await node.admin('POST', '/api/admin/block', { name: 'carol', reason: 'spam' })).statusCode, 200)
     const me = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: carolCookie } })
-    t.equal(me.statusCode, 401, 'session revoked')
+    t.equal(me.statusCode, 401, 'a revoked session is no session (SPEC 7)')
+    t.same(me.json(), { error: 'no session present' })
+    t.same((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie: carolCookie } })).json(), { signed_in: false, name: null, via: null, revoked: true })
+    const send = await app.inject({ method: 'POST', url: '/api/send', headers: { cookie: carolCookie }, payload: { text: 'still here?' } })
+    t.equal(send.statusCode, 401)
+    t.same(send.json(), { error: 'no session present' })
     const res = await app.inject({ method: 'POST', url: '/api/login', payload: { name: 'carol', token: carolToken } })
     t.equal(res.statusCode, 403)
     t.same(res.json(), { error: 'this name has been blocked' })
-    t.equal(node.resolve('names').nameOf(carolAddress), null, 'a blocked user has no display name')
+    t.equal(node.resolve('names').nameOf(carolAddress), 'carol', 'the messages carol signed keep her name (issue 14 item 5)')
   })
 
   await t.test('after unblock the name signs up again with a fresh wallet and token', async (t) => {
     t.equal((await node.admin('POST', '/api/admin/unblock', { name: 'carol' })).statusCode, 200)
     const old = await app.inject({ method: 'POST', url: '/api/login', payload: { name: 'carol', token: carolToken } })
     t.equal(old.statusCode, 401, 'the old login token is gone')
+    const oldCookie = await app.inject({ method: 'GET', url: '/api/me', headers: { cookie: carolCookie } })
+    t.equal(oldCookie.statusCode, 401, 'after unblock the ended session is simply absent')
+    t.same(oldCookie.json(), { error: 'no session present' })
     const created = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 1 })).json()
     const again = await signup({ name: 'carol', invite_code: created.code })
     t.equal(again.json().status, 'approved')

@@ -15,7 +15,7 @@ async function until (what: string, check: () => boolean | Promise<boolean>, ms 
 }
 
 const serve = (port = 0): Promise<RunningEntropyServer> =>
-  startEntropyServer({ network: 'devnet', port, sources: ['self-hosted'], minQuorum: 1, logger: silentLogger })
+  startEntropyServer({ network: 'devnet', port, sources: ['beacon-devnet', 'self-hosted'], logger: silentLogger })
 
 t.test('the miner halts without entropy and resumes when the source returns', async (t) => {
   let server = await serve()
@@ -34,7 +34,9 @@ t.test('the miner halts without entropy and resumes when the source returns', as
   await until('two mined blocks', () => chain.tip().height >= 2)
   t.match(await status(), { mining_active: true, qrng_reachable: true })
   const block = await chain.getBlockByHeight(chain.tip().height)
-  t.match(block?.quantum_signature?.qrng_attestation?.source, /^(aggregator:)?self-hosted$/, 'the attestation names the source behind the external service')
+  const env = block?.quantum_signature?.qrng_attestation
+  t.equal(env?.source, 'aggregator:beacon-devnet+self-hosted', 'the attestation names the sources behind the external service')
+  t.same(env?.beacons.map((b) => b.source), ['beacon-devnet'], 'with the beacon round the external aggregator handed over (GET /api/random/attested)')
 
   await server.close()
   await until('the miner to halt', () => miner.status().halted_reason !== null)

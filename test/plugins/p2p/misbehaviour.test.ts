@@ -38,3 +38,22 @@ t.test('a damaged ban file only forgets bans', async (t) => {
   const m = new Misbehaviour({ file, banSeconds: 60 })
   t.same(m.bans(), [])
 })
+
+t.test('a score fades by a point a minute, so rare slips never add up to a ban', async (t) => {
+  let clock = 0
+  const m = new Misbehaviour({ file: null, banSeconds: 60, now: () => clock })
+  m.penalize('p', PENALTY.unbackedClaim, 'claim')
+  t.equal(m.score('p'), 10)
+  clock += 59
+  t.equal(m.score('p'), 10, 'within the minute: unchanged')
+  clock += 1
+  t.equal(m.score('p'), 9)
+  clock += 3600
+  t.equal(m.score('p'), 0, 'never below zero')
+  for (let i = 0; i < 30; i++) { m.penalize('p', PENALTY.unresponsive, 'timeout'); clock += 600 }
+  t.notOk(m.isBanned('p'), 'a timeout every ten minutes for five hours')
+  for (let i = 0; i < 9; i++) m.penalize('p', PENALTY.unbackedClaim, 'claim')
+  t.notOk(m.isBanned('p'))
+  m.penalize('p', PENALTY.unbackedClaim, 'claim')
+  t.ok(m.isBanned('p'), 'ten unbacked claims in a row are a ban')
+})

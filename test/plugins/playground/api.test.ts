@@ -156,7 +156,7 @@ t.test('playground API', async (t) => {
     t.match(tooMuchValue.json(), { error: 'insufficient the service for deploy fee' }, 'the wallet must cover fee + value')
 
     for (const [field, value, text] of [
-      ['gas_limit', 0, /^gas_limit must be an integer 1\.\.30000000$/],
+      ['gas_limit', 0, /^gas_limit must be an integer 1\.\.10000000$/],
       ['gas_limit', 30_000_001, /gas_limit/],
       ['gas_limit', 1.5, /gas_limit/],
       ['gas_limit', '1000', /gas_limit/],

@@ -79,7 +79,7 @@ t.test('event stream', async (t) => {
     await all.waitFor('4 messages, 2 blocks, 1 tx', () => payloads(all, 'message').length === 4 && payloads(all, 'block').length === 2 && payloads(all, 'tx').length === 1)
 
     const [pending] = payloads(all, 'message')
-    t.same(Object.keys(pending ?? {}).sort(), ['address', 'block', 'sender', 'sender_address', 'status', 'text', 'timestamp', 'tx_id'])
+    t.same(Object.keys(pending ?? {}).sort(), ['address', 'block', 'sender', 'sender_address', 'status', 'text', 'timestamp', 'transaction_id', 'tx_id'])
     t.match(pending, { sender: 'alice', sender_address: alice.address, address: alice.address, text: 'hi from alice', status: 'pending', block: null })
     t.match(pending?.tx_id, /^[0-9a-f]{16}$/)
     const confirmed = payloads(all, 'message').filter((m) => m.status === 'confirmed')

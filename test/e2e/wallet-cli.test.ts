@@ -1,0 +1,81 @@
+// The command-line wallet against a real devnet node, as an operator types it: keygen, fund
+// from the devnet dev account, send back, follow to confirmation, read balances; and every
+// refusal printed in one line with exit 2.
+import t from 'tap'
+import path from 'node:path'
+import { DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
+import { walletFromSeed, writeWalletFile } from '../../core/wallet.ts'
+import { LedgerClient, LedgerClientError } from '../../client/index.ts'
+import { cleanup, tmpDir } from '../helpers/chain.ts'
+import { ledger, startCliNode } from './fixtures/cli-node.ts'
+
+t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', async (t) => {
+  const node = await startCliNode()
+  const dir = tmpDir('ledger-e2e-wallets-')
+  t.teardown(async () => { await node.stop(); cleanup(node.dataDir); cleanup(dir) })
+  const devFile = path.join(dir, 'dev.json')
+  writeWalletFile(devFile, walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex')))
+  const keyFile = path.join(node.dataDir, 'api_key.json')
+  const at = ['--node', node.dashboard]
+
+  const gen = await ledger(['keygen', '--out', path.join(dir, 'alice.json')])
+  t.equal(gen.code, 0, gen.stderr)
+  const alice = (JSON.parse(gen.stdout) as { address: string }).address
+
+  const addr = await ledger(['wallet', 'address', '--wallet', path.join(dir, 'alice.json')])
+  t.equal(addr.stdout.trim(), alice, 'wallet address prints the address')
+
+  const empty = await ledger(['wallet', 'balance', '--wallet', path.join(dir, 'alice.json'), '--json', ...at])
+  t.equal(empty.code, 0, empty.stderr)
+  t.match(JSON.parse(empty.stdout), { address: alice, balance: 0, next_nonce: 0, public_key_known: false })
+
+  const fund = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '25', '--memo', 'welcome', '--api-key-file', keyFile, '--wait', '--json', ...at], { timeoutMs: 120_000 })
+  t.equal(fund.code, 0, fund.stderr)
+  const funded = JSON.parse(fund.stdout) as { tx_id: string; status: string; confirmations: number; block_height: number; amount: number }
+  t.match(funded, { status: 'confirmed', amount: 25 })
+  t.ok(funded.confirmations >= 1 && funded.block_height >= 1, 'in a block')
+
+  const status = await ledger(['tx', 'status', funded.tx_id, ...at])
+  t.equal(status.code, 0, status.stderr)
+  t.match(status.stdout, new RegExp(`^${funded.tx_id}: confirmed in block ${funded.block_height}`))
+
+  // alice's first spend carries her public key (the chain has not seen it): the client adds it
+  const back = await ledger(['tx', 'send', '--wallet', path.join(dir, 'alice.json'), '--to', DEVNET_DEV_ACCOUNT.address, '--amount', '5', '--fee', '0.01', '--wait', ...at],
+    { env: { LEDGER_API_KEY: (JSON.parse((await import('node:fs')).readFileSync(keyFile, 'utf8')) as { api_key: string }).api_key }, timeoutMs: 120_000 })
+  t.equal(back.code, 0, back.stderr)
+  t.match(back.stdout, /confirmed in block \d+/)
+
+  const bal = await ledger(['wallet', 'balance', '--wallet', path.join(dir, 'alice.json'), '--json', ...at])
+  t.match(JSON.parse(bal.stdout), { balance: 19.99, next_nonce: 1, public_key_known: true }, '25 - 5 - 0.01 fee')
+
+  t.test('refusals are one line, exit 2', async (t) => {
+    const overspend = await ledger(['tx', 'send', '--wallet', path.join(dir, 'alice.json'), '--to', DEVNET_DEV_ACCOUNT.address, '--amount', '1000', '--api-key-file', keyFile, ...at])
+    t.equal(overspend.code, 2)
+    t.match(overspend.stderr, /^ledger: node refused \(400 [A-Z_]+\): .*balance/i)
+    const noKey = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '1', ...at], { env: { LEDGER_API_KEY: '' } })
+    t.equal(noKey.code, 2)
+    t.match(noKey.stderr, /needs the dashboard API key/)
+    const badKey = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '1', '--api-key', 'wrong', ...at])
+    t.equal(badKey.code, 2)
+    t.match(badKey.stderr, /node refused \(401\): invalid or missing API key/)
+    const badTo = await ledger(['tx', 'send', '--wallet', devFile, '--to', 'bob', '--amount', '1', '--api-key', 'x', ...at])
+    t.match([badTo.code, badTo.stderr], [2, /--to must be a 32-hex wallet address/])
+    const badAmount = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '-3', '--api-key', 'x', ...at])
+    t.match([badAmount.code, badAmount.stderr], [2, /--amount must be a non-negative coin amount/])
+    const noWallet = await ledger(['wallet', 'balance', '--wallet', path.join(dir, 'nope.json'), ...at])
+    t.match([noWallet.code, noWallet.stderr], [2, /nope\.json does not exist \(make one with 'ledger keygen/])
+    const unknown = await ledger(['tx', 'status', 'ab'.repeat(32), ...at])
+    t.match([unknown.code, unknown.stderr], [2, /unknown to the node/])
+    const down = await ledger(['wallet', 'balance', '--wallet', devFile, '--node', 'http://127.0.0.1:1'])
+    t.match([down.code, down.stderr], [2, /cannot reach the node at http:\/\/127\.0\.0\.1:1/])
+  })
+
+  t.test('the client module does the same from a script', async (t) => {
+    const client = new LedgerClient({ node: node.dashboard })
+    const chain = await client.chain()
+    t.equal(chain.chain_id, 'ledger-devnet-1')
+    t.equal((await client.account(alice)).balance, 19.99)
+    const err = await client.submit({} as never).catch((e: unknown) => e)
+    t.ok(err instanceof LedgerClientError && err.status === 401, 'submit without a key is refused locally with 401')
+  })
+})

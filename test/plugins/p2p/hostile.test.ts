@@ -1,0 +1,144 @@
+// Hostile peers in one process: side blocks that cannot win, claims of work never delivered,
+// responses cut short or stretched past their byte budget.
+import t from 'tap'
+import crypto from 'node:crypto'
+import { extend, params, startP2pNode, waitFor } from './helpers.ts'
+import type { P2pTestNode } from './helpers.ts'
+import { startRogue } from './fixtures/rogue.ts'
+import type { RogueServes } from './fixtures/rogue.ts'
+import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
+import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
+import { genesisBlock } from '../../../core/chain/genesis.ts'
+import { blockWork } from '../../../core/chain/difficulty.ts'
+import { mineBlock, testParams } from '../../helpers/chain.ts'
+import type { ParentRef } from '../../helpers/chain.ts'
+import { nodeVersion } from '../../../core/version.ts'
+import type { StatusMessage } from '../../../plugins/p2p/protocol.ts'
+import type { Block } from '../../../core/chain/types.ts'
+
+const shortReorgs = testParams({ maxReorgDepth: 3 })
+const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
+
+function refAt (n: P2pTestNode, height: number): ParentRef {
+  const meta = n.chain.getBlockMeta(n.chain.hashAtHeight(height) ?? '')
+  if (meta === undefined) throw new Error(`no block at ${height}`)
+  return { hash: meta.hash, height: meta.height, timestamp: meta.timestamp }
+}
+
+/** A chain of `n` blocks on genesis that no node has seen. */
+function privateChain (n: number): Block[] {
+  const g = genesisBlock(params)
+  const out: Block[] = []
+  let parent: ParentRef = { hash: g.hash, height: 0, timestamp: g.timestamp }
+  for (let i = 0; i < n; i++) {
+    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 })
+    out.push(b)
+    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
+  }
+  return out
+}
+
+function claim (victim: P2pTestNode, over: Partial<StatusMessage> = {}): StatusMessage {
+  return { chain_id: params.chainId, genesis_hash: victim.chain.genesisHash(), best_height: 1_000_000, best_hash: crypto.randomBytes(64).toString('hex'), best_work: (10n ** 60n).toString(), version: nodeVersion(params), ...over }
+}
+
+const serving = (blocks: Block[], perResponse = Infinity): RogueServes => ({
+  headers: async () => blocks.map(encodeHeaderHex),
+  blocks: async function * (req) {
+    let n = 0
+    for (const hash of req.hashes) {
+      const b = blocks.find((x) => x.hash === hash)
+      if (b === undefined || n++ >= perResponse) return
+      yield b
+    }
+  }
+})
+
+t.test('gossiped side blocks that cannot win are neither stored nor relayed, and cost their sender', async (t) => {
+  const a = await startP2pNode({ params: shortReorgs })
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ params: shortReorgs, peers: [a.address] })
+  t.teardown(() => b.stop())
+  await extend(a.chain, 5)
+  await waitFor('b to follow', () => b.chain.tip().hash === a.chain.tip().hash)
+  const rogue = await startRogue(t, shortReorgs, a.address, () => claim(a, { best_height: 0, best_hash: a.chain.genesisHash(), best_work: '1' }))
+  await waitFor('the rogue to pass the handshake', () => a.p2p.peers().some((p) => p.peer_id === rogue.peerId))
+
+  const g = genesisBlock(params)
+  const stale = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { timestamp: g.timestamp + 1 }) // forks 5 below the tip, limit 3
+  await rogue.publishBlockBytes(json(stale))
+  await waitFor('the stale block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock)
+  const light = mineBlock(params, refAt(a, 3), { timestamp: refAt(a, 3).timestamp + 0.5 }) // height 4 < tip 5
+  await rogue.publishBlockBytes(json(light))
+  await waitFor('the light block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock + PENALTY.lightBlock)
+  const rival = mineBlock(params, refAt(a, 4), { timestamp: refAt(a, 4).timestamp + 0.5 }) // height 5: equal work, a fair race
+  await rogue.publishBlockBytes(json(rival))
+  await waitFor('the rival to be stored as a side block', () => a.chain.getBlockMeta(rival.hash)?.status === 'side')
+  await waitFor('the rival to be relayed to b', () => b.chain.getBlockMeta(rival.hash)?.status === 'side')
+  t.equal(a.p2p.score(rogue.peerId), PENALTY.staleBlock + PENALTY.lightBlock, 'a fair race costs nothing')
+  for (const block of [stale, light]) {
+    t.equal(a.chain.getBlockMeta(block.hash), undefined, 'not stored')
+    t.equal(b.chain.getBlockMeta(block.hash), undefined, 'not relayed')
+  }
+  await extend(a.chain, 2)
+  await waitFor('b to keep following a', () => b.chain.tip().hash === a.chain.tip().hash)
+  t.equal(a.p2p.score(b.p2p.peerId ?? ''), 0, 'the honest peer has a clean record')
+})
+
+for (const [name, delayMs] of [['at once', 0], ['just under the request timeout', 1200]] as const) {
+  t.test(`a peer claiming work it never delivers (answering ${name}) is penalized once and not chosen again`, async (t) => {
+    const victim = await startP2pNode({ p2p: { requestTimeoutMs: 1500, statusIntervalMs: 200 } })
+    t.teardown(() => victim.stop())
+    await extend(victim.chain, 2)
+    let statusCalls = 0
+    let headerCalls = 0
+    const states: string[] = []
+    const rogue = await startRogue(t, params, victim.address, () => {
+      statusCalls++
+      states.push(victim.p2p.syncState())
+      return claim(victim) // a new best_hash every time
+    }, {
+      headers: async () => {
+        headerCalls++
+        await new Promise((resolve) => setTimeout(resolve, delayMs))
+        states.push(victim.p2p.syncState())
+        return []
+      }
+    })
+    await waitFor('the unbacked claim to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.unbackedClaim, 10_000)
+    const polled = statusCalls
+    await waitFor('five more status polls, each with a new claim', () => statusCalls >= polled + 5)
+    t.equal(headerCalls, 1, 'the peer was not asked again, whatever it claimed')
+    t.equal(victim.p2p.score(rogue.peerId), PENALTY.unbackedClaim, 'penalized once')
+    t.notOk(states.includes('syncing'), 'claims alone never made the node "syncing" (its miner kept mining)')
+    t.equal(victim.chain.tip().height, 2)
+  })
+}
+
+t.test('a blocks response cut short by the byte budget is asked for again until the branch is in', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  const chain = privateChain(5)
+  const tip = chain[4] as Block
+  // it claims exactly the work it has: a claim that is delivered costs nothing
+  const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(genesisBlock(params).difficulty))
+  const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash, best_work: work.toString() }), serving(chain, 1))
+  await waitFor('the victim to download the branch one block per response', () => victim.chain.tip().hash === tip.hash)
+  await victim.p2p.syncIdle()
+  t.equal(victim.p2p.score(rogue.peerId), 0)
+})
+
+t.test('a blocks response that goes on past its byte budget is malformed', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  const chain = privateChain(3)
+  const tip = chain[2] as Block
+  const junk = new Uint8Array(5 * 1024 * 1024).fill(0x20)
+  const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash }), {
+    headers: serving(chain).headers,
+    blocks: async function * () { for (let i = 0; i < 3; i++) yield junk }
+  })
+  await waitFor('the oversized response to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.malformed, 10_000)
+  t.equal(victim.chain.tip().height, 0)
+  t.equal(victim.p2p.syncState(), 'synced')
+})
