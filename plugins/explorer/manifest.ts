@@ -5,6 +5,7 @@ import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
 import { registerExplorerPage } from './page.ts'
+import { registerVendorModules } from './vendor.ts'
 
 export default definePlugin({
   name: 'explorer',
@@ -24,6 +25,7 @@ export default definePlugin({
     }
     const app = ctx.resolve('publicHttp')
     registerExplorerRoutes(app, view)
+    registerVendorModules(app)
     await registerExplorerPage(app)
   }
 })

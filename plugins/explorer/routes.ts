@@ -16,6 +16,7 @@ import {
   receiptSchema, statsSchema, txLookupSchema
 } from '../../core/views/schemas.ts'
 import { EXPLORER_PAGE } from './page.ts'
+import { trustedBeacons } from '../../config/entropy-sources.ts'
 
 const tags = ['explorer']
 const pathParam = (name: string, description: string) => ({
@@ -29,6 +30,8 @@ export const EXPLORER_ROUTES = [
   '/api/explorer/stats',
   '/api/explorer/blocks',
   '/api/explorer/block/:height',
+  '/api/explorer/block/:height/raw',
+  '/api/explorer/beacons',
   '/api/explorer/tx/:tx_id',
   '/api/explorer/address/:address',
   '/api/explorer/search',
@@ -77,6 +80,31 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
     return block
   })
+
+  // the block exactly as gossiped and stored (SPEC 2.3 wire form): what `ledger verify` and
+  // anyone else re-checks (header hash, PoW, merkle root, attestation, beacon signatures)
+  app.get('/api/explorer/block/:height/raw', {
+    schema: {
+      tags,
+      summary: 'one block as stored and gossiped, raw transactions and attestation envelope included',
+      params: pathParam('height', 'block height (integer)'),
+      response: { 200: { type: 'object', additionalProperties: true }, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const height = heightOf((request.params as { height: string }).height)
+    const block = Number.isSafeInteger(height) && height >= 0 ? await ctx.chain.getBlockByHeight(height) : undefined
+    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    return block
+  })
+
+  // the same list as GET {dashboard}/api/qrng beacons: what the page verifies attestations under
+  app.get('/api/explorer/beacons', {
+    schema: {
+      tags,
+      summary: 'the beacons this network trusts, with the keys their rounds must verify under',
+      response: { 200: { type: 'object', required: ['beacons'], properties: { beacons: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, scheme: { type: 'string' }, public_key: { type: 'string' }, period: { type: 'integer' }, genesis_time: { type: 'integer' }, chain_hash: { type: 'string' } } } } } } }
+    }
+  }, async () => ({ beacons: trustedBeacons(ctx.params.trustedSources, ctx.params.sourceRegistry) }))
 
   app.get('/api/explorer/tx/:tx_id', {
     schema: {

@@ -1,6 +1,7 @@
 // The explorer's pages, each built from one public API call: latest blocks, one block, one
 // transaction, one address. Each returns a DOM node; the router swaps it into #view.
 import { h, short, addressLink, txLink, blockLink, coin, when, badge, kindBadge, fields, table, pager } from './dom.js'
+import { verifyAttestation } from './attestation.js'
 
 export class NotFound extends Error {}
 
@@ -60,11 +61,43 @@ export async function blockView ({ height }, nav) {
       ['Merkle root', h('span', { class: 'mono' }, b.merkle_root)],
       ['Entropy attestation', b.qrng_attestation_present ? `present (${b.qrng_source ?? 'unknown source'})` : 'none (genesis)']
     ]),
+    attestationPanel(b),
     h('div', { class: 'pager' },
       b.height > 0 ? h('button', { type: 'button', id: 'block-prev', onclick: () => nav(`#/block/${b.height - 1}`) }, '← Previous block') : null,
       h('button', { type: 'button', id: 'block-next', onclick: () => nav(`#/block/${b.height + 1}`) }, 'Next block →')),
     h('h3', {}, 'Transactions'),
     table('block-txs', ['Transaction', 'Kind', 'From', 'To', 'Amount', 'Fee'], b.transactions.map(txRow)))
+}
+
+/** The attestation (source, rounds, commitment, health) and its in-browser verification badge. */
+function attestationPanel (b) {
+  const env = b.quantum_signature?.qrng_attestation
+  if (env === undefined || env === null) return null
+  const status = h('span', { id: 'attestation-badge', class: 'badge', dataset: { state: 'verifying' } }, 'verifying in your browser…')
+  const rounds = b.beacon_rounds.length === 0 ? 'none (unverifiable: no beacon evidence)' : b.beacon_rounds.map((r) => `${r.source} #${r.round}`).join(', ')
+  const panel = h('section', { class: 'panel', id: 'block-attestation' },
+    h('h3', {}, 'Attestation'),
+    fields([
+      ['Source', env.source, 'attestation-source'],
+      ['Beacon rounds', rounds, 'attestation-rounds'],
+      ['Commitment', h('span', { class: 'mono' }, env.commitment), 'attestation-commitment'],
+      ['Health', `monobit ${env.health.monobit_ratio.toFixed(4)}, Fano ${env.health.fano_factor.toFixed(4)}, pool ${env.health.pool_size} bytes`, 'attestation-health'],
+      ['Check', status]
+    ]))
+  api('/api/explorer/beacons')
+    .then(({ beacons }) => verifyAttestation(b, beacons))
+    .then((r) => {
+      status.dataset.state = r.ok ? 'verified' : 'failed'
+      status.className = `badge ${r.ok ? 'ok' : 'failed'}`
+      status.textContent = r.ok ? (b.entropy_verifiable ? 'verified in your browser' : 'derivation verified in your browser (no beacon evidence)') : `not verified: ${r.failed}`
+      status.title = r.checked.join(', ')
+    })
+    .catch((err) => {
+      status.dataset.state = 'failed'
+      status.className = 'badge failed'
+      status.textContent = `not verified: ${err.message}`
+    })
+  return panel
 }
 
 function receiptFields (r) {
