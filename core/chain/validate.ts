@@ -7,12 +7,12 @@ import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRoot } from './merkle.ts'
 import { BinaryJsonError } from './binary-json.ts'
-import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
+import { ATTESTATION_KEYS, BEACON_EVIDENCE_KEYS, checkEnvelopePresent, HEALTH_KEYS, verifyAttestation } from './attestation.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
-import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
+import { BLOCK_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { blockSize } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
 
@@ -26,8 +26,9 @@ function onlyKnownKeys (value: object, allowed: readonly string[], what: string)
 }
 
 /**
- * The envelope's key set (v1 and v2's beacon evidence), not its values: those are the
- * attestation rules' (attestation.ts), which answer with their own codes.
+ * The envelope's key set (v1 and v2's beacon evidence, as attestation.ts lists it), checked
+ * with the block's shape, before any hashing; its values are the attestation rules', which
+ * answer with their own codes.
  */
 function checkEnvelopeKeys (qs: object): void {
   onlyKnownKeys(qs, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
@@ -39,7 +40,7 @@ function checkEnvelopeKeys (qs: object): void {
     if (!Array.isArray(env.beacons)) reject(BlockErrorCode.BAD_FORMAT, 'qrng_attestation.beacons must be a list')
     env.beacons.forEach((b: unknown, i: number) => {
       if (!isRecord(b)) reject(BlockErrorCode.BAD_FORMAT, `qrng_attestation.beacons[${i}] must be an object`)
-      onlyKnownKeys(b, BEACON_KEYS, `qrng_attestation.beacons[${i}]`)
+      onlyKnownKeys(b, BEACON_EVIDENCE_KEYS, `qrng_attestation.beacons[${i}]`)
     })
   }
 }
