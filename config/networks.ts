@@ -108,6 +108,7 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     maxDifficulty: 2,
     fixedDifficulty: true,
     paceBlocks: true,
+    faucetSeed: DEVNET_DEV_ACCOUNT.seed,
     trustedSources: [...devnetSources, ...aggregatorCompositions(devnetSources)],
     minBeacons: 1
   }
