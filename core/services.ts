@@ -13,6 +13,7 @@ import type { ChainService } from './chain/chain-service.ts'
 import type { MempoolService } from './chain/mempool-service.ts'
 import type { WalletStore } from './wallet.ts'
 import type { AccountStore } from './accounts/store.ts'
+import type { FaucetQueue } from './accounts/faucet-queue.ts'
 
 /** Bytes obtained from an entropy source, with what the attestation needs to name it. */
 export interface EntropyDraw {
@@ -102,4 +103,6 @@ export interface Services {
   /** admin state: pending queue, users, blocked names, sessions, invites, API tokens */
   accounts: AccountStore
   names: NameDirectory
+  /** signup drips the faucet wallet could not pay yet, paid in order as it can */
+  faucet: FaucetQueue
 }

@@ -134,7 +134,7 @@ t.test('every port clash names its exact flag, p2p included (issue 14 item 11)',
   t.match(http.message, 'pick another port with --port)')
   const dashboard = await bootError(['storage', 'chain', 'dashboard'], { dashboard: { port } })
   t.match(dashboard.message, `plugin 'dashboard' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --dashboard-port)`)
-  const entropy = await bootError(['entropy-aggregator'], { 'entropy-aggregator': { port, sources: ['self-hosted'], minQuorum: 1 } })
+  const entropy = await bootError(['entropy-aggregator'], { 'entropy-aggregator': { port, sources: ['beacon-devnet'], minQuorum: 1 } })
   t.match(entropy.message, 'pick another port with --entropy-port)')
   const p2p = await bootError(['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port } })
   t.equal(p2p.message, `plugin 'p2p' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --p2p-port)`)
