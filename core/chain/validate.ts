@@ -5,7 +5,9 @@ import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
-import { merkleRoot } from './merkle.ts'
+import { merkleRootOfLeaves } from './merkle.ts'
+import { sha3_512 } from '../crypto/sha3.ts'
+import { encodeTx } from './tx-codec.ts'
 import { BinaryJsonError } from './binary-json.ts'
 import { checkEnvelopePresent, checkAttestation, verifyAttestation } from './attestation.ts'
 import type { PendingPairing } from './attestation.ts'
@@ -14,8 +16,8 @@ import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
-import { BLOCK_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
-import { blockSize } from './block-size.ts'
+import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
+import { blockSizeOfEncoded } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
 
 const HASH_RE = /^[0-9a-f]{128}$/
@@ -25,6 +27,25 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function onlyKnownKeys (value: object, allowed: readonly string[], what: string): void {
   const key = unknownKey(value, allowed)
   if (key !== undefined) reject(BlockErrorCode.BAD_FORMAT, unknownKeyMessage(what, key))
+}
+
+/**
+ * The envelope's key set (v1 and v2's beacon evidence), not its values: those are the
+ * attestation rules' (attestation.ts), which answer with their own codes.
+ */
+function checkEnvelopeKeys (qs: object): void {
+  onlyKnownKeys(qs, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
+  const env = (qs as Record<string, unknown>).qrng_attestation
+  if (!isRecord(env)) return
+  onlyKnownKeys(env, ATTESTATION_KEYS, 'qrng_attestation')
+  if (isRecord(env.health)) onlyKnownKeys(env.health, HEALTH_KEYS, 'qrng_attestation.health')
+  if (env.beacons !== undefined) {
+    if (!Array.isArray(env.beacons)) reject(BlockErrorCode.BAD_FORMAT, 'qrng_attestation.beacons must be a list')
+    env.beacons.forEach((b: unknown, i: number) => {
+      if (!isRecord(b)) reject(BlockErrorCode.BAD_FORMAT, `qrng_attestation.beacons[${i}] must be an object`)
+      onlyKnownKeys(b, BEACON_KEYS, `qrng_attestation.beacons[${i}]`)
+    })
+  }
 }
 
 /** Shape check for untrusted input (p2p, API): never lets a malformed object reach the rules. */
@@ -44,20 +65,10 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
     onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
   })
   if (b.quantum_signature !== null && !isRecord(b.quantum_signature)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
-  // the attestation's own keys (v1 and v2's beacon evidence, health) are the attestation
-  // rules' (attestation.ts, ATTESTATION_MALFORMED), checked with the envelope after the PoW
-  if (b.quantum_signature !== null) onlyKnownKeys(b.quantum_signature, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
+  if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
 /** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
-function merkleRootOrReject (block: Block): string {
-  try {
-    return merkleRoot(block.transactions)
-  } catch (err) {
-    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `a transaction has no binary form: ${err.message}`)
-    throw err
-  }
-}
 
 export interface HeaderContext {
   parent: BlockMeta
@@ -66,6 +77,8 @@ export interface HeaderContext {
   powCore: CoreKind
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
+  /** hears the transactions' binary forms the merkle root was checked over (to store them) */
+  onEncoded?: (txs: Buffer[]) => void
 }
 
 /** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
@@ -88,9 +101,13 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
+  // the transactions are encoded once: for the block's size, its merkle leaves and (through
+  // ctx.onEncoded) the bytes the chain stores
   let size = 0
+  let encoded: Buffer[] = []
   try {
-    size = blockSize(block)
+    encoded = block.transactions.map(encodeTx)
+    size = blockSizeOfEncoded(block, encoded)
   } catch (err) {
     if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `the block has no binary form: ${err.message}`)
     throw err
@@ -101,7 +118,8 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (merkleRootOfLeaves(encoded.map((bytes) => sha3_512(bytes))) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  ctx.onEncoded?.(encoded)
   if (ctx.deferPairings === true) return checkAttestation(params, block)
   verifyAttestation(params, block)
   return null
