@@ -16,6 +16,9 @@ import type { BeaconPin } from '../../config/entropy-sources.ts'
 import type { NetworkParams } from './params.ts'
 import type { Attestation, BeaconEvidence, Block } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
+// the envelope's key lists are the block format's (shape.ts); checked again here for callers
+// that verify an envelope without checkBlockFormat (the miner's pre-check, unit tests)
+import { ATTESTATION_KEYS, BEACON_KEYS, HEALTH_KEYS } from './shape.ts'
 
 const HEX32 = /^[0-9a-f]{64}$/
 const HEX = /^[0-9a-f]+$/
@@ -23,15 +26,6 @@ const HEX = /^[0-9a-f]+$/
 export const ATTESTATION_VERSION = 2
 /** domain separation of the v2 derivation: mix = SHA3-512(domain ‖ randomness… ‖ local_entropy) */
 export const ENTROPY_DOMAIN = 'ledger-entropy-v2'
-/**
- * The keys a v2 envelope may carry (signature and public_key optional); any other is refused
- * with ATTESTATION_MALFORMED. The block format check (shape.ts) leaves the envelope's own keys
- * to these rules, which run after the proof-of-work.
- */
-export const ATTESTATION_KEYS = ['version', 'entropy_seed', 'entropy_proof', 'commitment', 'source', 'device_id', 'proof_type', 'health', 'beacons', 'local_entropy', 'signature', 'public_key'] as const
-export const HEALTH_KEYS = ['monobit_ratio', 'fano_factor', 'pool_size', 'timestamp'] as const
-/** the keys of one beacon evidence entry (previous_signature for chained schemes only) */
-export const BEACON_KEYS = ['source', 'round', 'signature', 'randomness', 'previous_signature'] as const
 /** the most beacon rounds a block is read for before its own validation (sync batching) */
 const MAX_BEACONS_PER_BLOCK = 4
 /** a claimed health statistic may differ from the recomputed one by float noise, nothing more */

@@ -254,10 +254,10 @@ t.test('block rules', async (t) => {
     v1.version = 1
     await refused(t, tc, next({ timestamp: ts, attestation: v1 }), BlockErrorCode.ATTESTATION_BAD_VERSION)
     const extra = { ...makeAttestation(ts), chosen_by: 'miner' }
-    await refused(t, tc, next({ timestamp: ts, attestation: extra }), BlockErrorCode.ATTESTATION_MALFORMED, /unknown attestation field 'chosen_by'/)
+    await refused(t, tc, next({ timestamp: ts, attestation: extra }), BlockErrorCode.BAD_FORMAT, /qrng_attestation has unknown key "chosen_by"/)
     const extraBeaconField = makeAttestation(ts)
     ;(extraBeaconField.beacons[0] as unknown as Record<string, unknown>).scheme = 'none'
-    await refused(t, tc, next({ timestamp: ts, attestation: extraBeaconField }), BlockErrorCode.ATTESTATION_MALFORMED, /beacons\[0\] has unknown field 'scheme'/)
+    await refused(t, tc, next({ timestamp: ts, attestation: extraBeaconField }), BlockErrorCode.BAD_FORMAT, /beacons\[0\] has unknown key "scheme"/)
     const chainedField = makeAttestation(ts)
     chainedField.beacons[0]!.previous_signature = chainedField.beacons[0]!.signature
     await refused(t, tc, next({ timestamp: ts, attestation: rederive(chainedField) }), BlockErrorCode.ATTESTATION_MALFORMED, /unchained, previous_signature must be absent/)
