@@ -8,8 +8,13 @@ export const TX_KEYS = ['sender', 'recipient', 'amount', 'timestamp', 'transacti
 export const TX_DATA_KEYS = ['memo', 'type', 'code', 'calldata', 'to', 'gas_limit', 'public_key'] as const
 export const BLOCK_KEYS = ['version', 'height', 'timestamp', 'previous_hash', 'merkle_root', 'difficulty', 'miner', 'nonce', 'hash', 'transactions', 'quantum_signature'] as const
 export const QUANTUM_SIGNATURE_KEYS = ['qrng_attestation'] as const
-// The attestation's keys (v1, v2's beacons and local_entropy, health, each beacon) are listed
-// and enforced with the attestation rules: ATTESTATION_KEYS and friends in attestation.ts.
+/** envelope v1 keys, and v2's beacon evidence (beacons, local_entropy) */
+export const ATTESTATION_KEYS = [
+  'version', 'entropy_seed', 'entropy_proof', 'commitment', 'source', 'device_id', 'proof_type', 'health', 'signature', 'public_key',
+  'beacons', 'local_entropy'
+] as const
+export const HEALTH_KEYS = ['monobit_ratio', 'fano_factor', 'pool_size', 'timestamp'] as const
+export const BEACON_KEYS = ['source', 'round', 'signature', 'randomness', 'previous_signature'] as const
 
 const ALLOWED = new WeakMap<readonly string[], ReadonlySet<string>>()
 

@@ -16,7 +16,7 @@ import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
-import { BLOCK_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
+import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { blockSizeOfEncoded } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
 
@@ -27,6 +27,25 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function onlyKnownKeys (value: object, allowed: readonly string[], what: string): void {
   const key = unknownKey(value, allowed)
   if (key !== undefined) reject(BlockErrorCode.BAD_FORMAT, unknownKeyMessage(what, key))
+}
+
+/**
+ * The envelope's key set (v1 and v2's beacon evidence), not its values: those are the
+ * attestation rules' (attestation.ts), which answer with their own codes.
+ */
+function checkEnvelopeKeys (qs: object): void {
+  onlyKnownKeys(qs, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
+  const env = (qs as Record<string, unknown>).qrng_attestation
+  if (!isRecord(env)) return
+  onlyKnownKeys(env, ATTESTATION_KEYS, 'qrng_attestation')
+  if (isRecord(env.health)) onlyKnownKeys(env.health, HEALTH_KEYS, 'qrng_attestation.health')
+  if (env.beacons !== undefined) {
+    if (!Array.isArray(env.beacons)) reject(BlockErrorCode.BAD_FORMAT, 'qrng_attestation.beacons must be a list')
+    env.beacons.forEach((b: unknown, i: number) => {
+      if (!isRecord(b)) reject(BlockErrorCode.BAD_FORMAT, `qrng_attestation.beacons[${i}] must be an object`)
+      onlyKnownKeys(b, BEACON_KEYS, `qrng_attestation.beacons[${i}]`)
+    })
+  }
 }
 
 /** Shape check for untrusted input (p2p, API): never lets a malformed object reach the rules. */
@@ -46,12 +65,8 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
     onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
   })
   if (b.quantum_signature !== null && !isRecord(b.quantum_signature)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
-  // the attestation's own keys (v1 and v2's beacon evidence, health) are the attestation
-  // rules' (attestation.ts, ATTESTATION_MALFORMED), checked with the envelope after the PoW
-  if (b.quantum_signature !== null) onlyKnownKeys(b.quantum_signature, QUANTUM_SIGNATURE_KEYS, 'quantum_signature')
+  if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
-
-/** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
 
 export interface HeaderContext {
   parent: BlockMeta

@@ -12,7 +12,7 @@ export default definePlugin({
   description: 'public chain explorer: API and web page',
   provides: [],
   needs: ['chain', 'mempool', 'publicHttp'],
-  optional: ['names'],
+  optional: ['names', 'contractAbis'],
   configSchema: { properties: {}, additionalProperties: false },
   async register (ctx) {
     const view: ViewContext = {
@@ -24,7 +24,7 @@ export default definePlugin({
       addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
     }
     const app = ctx.resolve('publicHttp')
-    registerExplorerRoutes(app, view)
+    registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'))
     registerVendorModules(app)
     await registerExplorerPage(app)
   }

@@ -3,6 +3,9 @@
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../../core/http.ts'
 import type { ViewContext } from '../../core/views/context.ts'
+import type { ContractAbiDirectory } from '../../core/services.ts'
+import { decodeTx } from '../../core/views/tx-view.ts'
+import { pagination } from '../../core/views/pagination.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'
 import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
 import { lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
@@ -12,7 +15,7 @@ import { receiptBody } from '../../core/views/receipt-view.ts'
 import { pageQuerySchema, pageRequest } from '../../core/views/pagination.ts'
 import { VIEW_ERRORS } from '../../core/views/errors.ts'
 import {
-  addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, receiptListSchema,
+  addressDetailSchema, blockDetailSchema, blockPageSchema, decodedTxSchema, errorSchema, paginationSchema, receiptListSchema,
   receiptSchema, statsSchema, txLookupSchema
 } from '../../core/views/schemas.ts'
 import { EXPLORER_PAGE } from './page.ts'
@@ -35,6 +38,8 @@ export const EXPLORER_ROUTES = [
   '/api/explorer/tx/:tx_id',
   '/api/explorer/address/:address',
   '/api/explorer/search',
+  '/api/explorer/mempool',
+  '/api/explorer/abi/:address',
   '/api/receipt/:tx_id',
   '/api/receipts/block/:idx'
 ] as const
@@ -46,7 +51,7 @@ function heightOf (text: string): number {
   return height
 }
 
-export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext): void {
+export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined): void {
   app.get('/api/explorer', {
     schema: {
       tags,
@@ -149,6 +154,36 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
       }
     }
   }, async (request) => await resolveSearch(ctx, (request.query as { q: string }).q))
+
+  app.get('/api/explorer/mempool', {
+    schema: {
+      tags,
+      summary: 'pending transactions, in the order a miner takes them (highest fee first)',
+      querystring: pageQuerySchema,
+      response: {
+        200: { type: 'object', required: ['pending_count', 'transactions', 'pagination'], properties: { pending_count: { type: 'integer' }, transactions: { type: 'array', items: decodedTxSchema }, pagination: paginationSchema } },
+        400: errorSchema
+      }
+    }
+  }, async (request) => {
+    const page = pageRequest(request.query as { offset?: number; limit?: number })
+    const all = ctx.mempool.list()
+    const slice = all.slice(page.offset, page.offset + page.limit)
+    return { pending_count: all.length, transactions: slice.map((tx) => decodeTx(tx, ctx.nameOf)), pagination: pagination(page, all.length, slice.length) }
+  })
+
+  app.get('/api/explorer/abi/:address', {
+    schema: {
+      tags,
+      summary: 'the ABI of a contract when this node compiled it (playground deploys): decodes its logs',
+      params: pathParam('address', '40-hex contract address, with or without 0x'),
+      response: { 404: errorSchema }
+    }
+  }, async (request) => {
+    const abi = abis()?.abiAt((request.params as { address: string }).address)
+    if (abi === undefined) throw new HttpError(404, 'no ABI known for this contract')
+    return abi
+  })
 
   app.get('/api/receipt/:tx_id', {
     schema: {

@@ -141,6 +141,8 @@ t.test('canonical objects: a key the schema does not name is refused on processB
     ['transaction', (b) => ({ ...b, transactions: [b.transactions[0], { ...b.transactions[1], relay_note: 1 }] }), /transaction 1 has unknown key "relay_note"/],
     ['coinbase', (b) => ({ ...b, transactions: [{ ...b.transactions[0], extra: 1 }, b.transactions[1]] }), /transaction 0 has unknown key "extra"/],
     ['quantum_signature', (b) => ({ ...b, quantum_signature: { ...b.quantum_signature, extra: 1 } }), /quantum_signature has unknown key "extra"/],
+    ['attestation', (b) => ({ ...b, quantum_signature: { qrng_attestation: { ...b.quantum_signature?.qrng_attestation, note: 'x' } } }), /qrng_attestation has unknown key "note"/],
+    ['health', (b) => ({ ...b, quantum_signature: { qrng_attestation: { ...b.quantum_signature?.qrng_attestation, health: { ...b.quantum_signature?.qrng_attestation.health, temp: 1 } } } }), /qrng_attestation.health has unknown key "temp"/]
   ]
   for (const [what, pad, reason] of cases) {
     await refusedWith(t, tc, pad(good()) as Block, BlockErrorCode.BAD_FORMAT, reason)

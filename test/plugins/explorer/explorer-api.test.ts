@@ -224,6 +224,21 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal((await node.get('/api/explorer/search')).statusCode, 400)
   })
 
+  t.test('mempool: the pending transactions, paged (issue 14 item 8)', async (t) => {
+    const m = (await node.get('/api/explorer/mempool')).json()
+    t.equal(m.pending_count, 1)
+    t.match(m.transactions, [{ tx_id: pending.transaction_id, sender: node.dev.address, recipient: alice.address, recipient_name: 'alice', amount: 1, kind: 'transfer' }])
+    t.same(m.pagination, { offset: 0, limit: 25, total: 1, has_more: false })
+    t.same((await node.get('/api/explorer/mempool?offset=1')).json().transactions, [])
+    t.equal((await node.get('/api/explorer/mempool?limit=0')).statusCode, 400)
+  })
+
+  t.test('contract ABIs: 404 without a directory that knows the contract', async (t) => {
+    const res = await node.get(`/api/explorer/abi/${'ab'.repeat(20)}`)
+    t.equal(res.statusCode, 404)
+    t.same(res.json(), { error: 'no ABI known for this contract' })
+  })
+
   t.test('API root links the web page; the page and its assets are served', async (t) => {
     const root = (await node.get('/api/explorer')).json()
     t.equal(root.page, '/explorer')
@@ -238,7 +253,7 @@ t.test('explorer API on a small chain', async (t) => {
 
   t.test('published in OpenAPI', async (t) => {
     const doc = (await node.get('/docs/json')).json()
-    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}', '/api/explorer/search']) {
+    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}', '/api/explorer/search', '/api/explorer/mempool', '/api/explorer/abi/{address}']) {
       t.ok(doc.paths[p], p)
     }
   })
