@@ -35,6 +35,13 @@ export class BoundedCache<K, V> {
     }
   }
 
+  delete (key: K): void {
+    const e = this.#entries.get(key)
+    if (e === undefined) return
+    this.#entries.delete(key)
+    this.#size -= e.size
+  }
+
   get entries (): number { return this.#entries.size }
   get size (): number { return this.#size }
 }
