@@ -148,7 +148,7 @@ export function buildCli (argv: string[]): Argv {
       .option('port', { type: 'number', default: 8420, describe: 'listen port' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'listen address' })
       .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet', describe: 'which trust list the sources must satisfy' })
-      .option('source', { type: 'string', array: true, describe: 'upstream sources (self-hosted, beacon-default, beacon-fastnet)' })
+      .option('source', { type: 'string', array: true, describe: 'upstream sources (self-hosted, beacon-default, beacon-fastnet, beacon-devnet)' })
       .option('min-quorum', { type: 'number', describe: 'sources that must answer before bytes are served' }),
     async (a) => {
       portOk('port', a.port)
@@ -156,7 +156,7 @@ export function buildCli (argv: string[]): Argv {
       await runEntropyServer({ host: a.host, port: a.port, network: a.network as NetworkName, sources: a.source, minQuorum: a['min-quorum'] })
     })
     .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
-      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http' })
+      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http,attest' })
       .option('json', { type: 'string', describe: 'also write the results as JSON to this file' })
       .option('markdown', { type: 'string', describe: 'also rewrite the measured part of this Markdown file (BENCHMARKS.md), keeping the prose around it' })
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
@@ -186,6 +186,30 @@ export function buildCli (argv: string[]): Argv {
         throw err
       }
     })
+    .command('verify', "re-verify a node's chain over its public HTTP API (PoW, difficulty, merkle roots, attestations, beacon signatures)", (y) => y
+      .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL, e.g. http://127.0.0.1:8080" })
+      .option('from', { type: 'number', describe: 'first height to verify [default: 1]' })
+      .option('to', { type: 'number', describe: "last height to verify [default: the node's tip]" }),
+    async (a) => {
+      for (const k of ['from', 'to'] as const) {
+        const v = a[k]
+        if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new UsageError(`--${k} must be a block height (a non-negative integer)`)
+      }
+      const { runVerify, VerifySourceError } = await import('./verify-command.ts')
+      const tty = process.stderr.isTTY
+      try {
+        process.exitCode = await runVerify({
+          node: a.node,
+          from: a.from,
+          to: a.to,
+          out: (line) => { if (tty) process.stderr.write('\n'); console.log(line) },
+          progress: (line) => { process.stderr.write(tty ? `\r${line}\u001b[K` : `${line}\n`) }
+        })
+      } catch (err) {
+        if (err instanceof VerifySourceError) throw new UsageError(err.message)
+        throw err
+      }
+    })
     .command('keygen', 'write a new ML-DSA-87 wallet file', (y) => y
       .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
       .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' })
@@ -203,7 +227,7 @@ export function buildCli (argv: string[]): Argv {
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
     })
   return walletCommands(cli)
-    .demandCommand(1, 'name a command: run, entropy, bench, resync, keygen, wallet or tx')
+    .demandCommand(1, 'name a command: run, entropy, bench, verify, resync, keygen, wallet or tx')
     .strict()
     .recommendCommands()
     .help()

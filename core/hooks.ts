@@ -69,3 +69,53 @@ export function createHooks () {
 
 export type Hooks = ReturnType<typeof createHooks>
 export type HookName = keyof Hooks
+
+/** hooks whose listeners pass a value on: a failed listener passes its input on unchanged */
+const WATERFALL_HOOKS: ReadonlySet<HookName> = new Set<HookName>(['miningTemplate'])
+
+export type ListenerFailure = (failure: { hook: string; tap: string; err: unknown }) => void
+
+/**
+ * Runs every listener of every hook in isolation: an exception (or a rejected promise) is
+ * reported through `onFailure` with the hook and tap name and never reaches the code that fired
+ * the hook. Hooks fire after state is committed (a block connected, a tx admitted), so a broken
+ * third-party listener must not roll back or abort what already happened, nor keep the other
+ * listeners from running. A failed miningTemplate listener passes the template on unchanged.
+ * Must run before any plugin taps (the kernel does it when it creates the bus).
+ */
+export function isolateListeners (hooks: Hooks, onFailure: ListenerFailure): void {
+  for (const [hookName, hook] of Object.entries(hooks) as Array<[string, Hooks[HookName]]>) {
+    const waterfall = WATERFALL_HOOKS.has(hookName as HookName)
+    hook.intercept({
+      register (tap) {
+        const report = (err: unknown): void => onFailure({ hook: hookName, tap: tap.name, err })
+        const fn = tap.fn as (...args: unknown[]) => unknown
+        if (tap.type === 'promise') {
+          return { ...tap, fn: async (...args: unknown[]) => { try { return await fn(...args) } catch (err) { report(err) } } }
+        }
+        if (tap.type === 'async') {
+          return {
+            ...tap,
+            fn: (...args: unknown[]) => {
+              const done = args.pop() as (err?: unknown, result?: unknown) => void
+              let called = false
+              const finish = (err?: unknown, result?: unknown): void => {
+                if (called) return
+                called = true
+                if (err !== undefined && err !== null) report(err)
+                done(null, result)
+              }
+              try { fn(...args, finish) } catch (err) { finish(err) }
+            }
+          }
+        }
+        return {
+          ...tap,
+          fn: (...args: unknown[]) => {
+            try { return fn(...args) } catch (err) { report(err); return waterfall ? args[0] : undefined }
+          }
+        }
+      }
+    })
+  }
+}

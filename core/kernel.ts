@@ -5,7 +5,7 @@ import { isMainThread } from 'node:worker_threads'
 import { asValue, createContainer, InjectionMode } from 'awilix'
 import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
-import { createHooks } from './hooks.ts'
+import { createHooks, isolateListeners } from './hooks.ts'
 import type { Hooks } from './hooks.ts'
 import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
 import type { NodeConfig } from './config.ts'
@@ -42,6 +42,9 @@ export class Kernel {
     this.params = params
     this.logger = logger
     this.hooks = createHooks()
+    isolateListeners(this.hooks, ({ hook, tap, err }) => {
+      this.logger.error({ hook, tap, err }, `hook listener '${tap}' on ${hook} failed; the node carries on (fix or disable the plugin that tapped it)`)
+    })
     this.startedAt = Date.now() / 1000
     this.container = createContainer<Services>({ injectionMode: InjectionMode.PROXY, strict: true })
     this.container.register({

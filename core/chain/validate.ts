@@ -7,7 +7,9 @@ import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRoot } from './merkle.ts'
 import { BinaryJsonError } from './binary-json.ts'
-import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
+import { checkEnvelopePresent, checkAttestation, verifyAttestation } from './attestation.ts'
+import type { PendingPairing } from './attestation.ts'
+import type { Attestation } from './types.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
@@ -60,7 +62,7 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
     if (Array.isArray(tx)) reject(BlockErrorCode.BAD_FORMAT, `transaction ${i} must be an object`)
     onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
   })
-  if (b.quantum_signature !== null && (!isRecord(b.quantum_signature))) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+  if (b.quantum_signature !== null && !isRecord(b.quantum_signature)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
   if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
@@ -79,9 +81,14 @@ export interface HeaderContext {
   expectedDifficulty: number
   now: number
   powCore: CoreKind
+  /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
+  deferPairings?: boolean
 }
 
-export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): void {
+/** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
+export interface DeferredPairings { env: Attestation; pending: PendingPairing[] }
+
+export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): DeferredPairings | null {
   if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
@@ -98,7 +105,13 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
-  const size = blockSize(block)
+  let size = 0
+  try {
+    size = blockSize(block)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `the block has no binary form: ${err.message}`)
+    throw err
+  }
   if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
   const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
   if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)
@@ -106,5 +119,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
   if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (ctx.deferPairings === true) return checkAttestation(params, block)
   verifyAttestation(params, block)
+  return null
 }

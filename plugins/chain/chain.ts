@@ -26,6 +26,10 @@ import type { CoreKind } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
+import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
+import { verifyPairings } from '../../core/entropy/beacon-batch.ts'
+import { verifiedBeacons } from '../../core/entropy/beacon-cache.ts'
+import type { BeaconPairingInput } from '../../core/entropy/beacon-verify.ts'
 
 /** below this many signatures a block verifies faster inline than through the threads */
 const PARALLEL_VERIFY_MIN = 4
@@ -281,12 +285,14 @@ export class Chain implements ChainService {
     // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
     const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
     try {
-      validateBlockContext(this.params, block, {
+      const deferred = validateBlockContext(this.params, block, {
         parent,
         expectedDifficulty: this.#expectedDifficulty(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
-        powCore: this.#opts.powCore
+        powCore: this.#opts.powCore,
+        deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined
       })
+      if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
@@ -312,6 +318,31 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /** Beacon pairings on the verify pool (beside the ML-DSA checks); inline when the pool fails. */
+  async #pairOnPool (inputs: BeaconPairingInput[]): Promise<boolean[]> {
+    const verifier = this.#opts.signatureVerifier
+    if (verifier?.verifyBeacons !== undefined) {
+      try {
+        return await verifier.verifyBeacons(inputs)
+      } catch (err) {
+        this.#log.warn({ err }, 'beacon verification on the pool failed; verifying inline')
+      }
+    }
+    return verifyPairings(inputs)
+  }
+
+  /**
+   * Batch-verifies the beacon rounds of a run of blocks before they are processed one by one
+   * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
+   * successes are remembered; a bad round is found again, and named, by its block's validation.
+   */
+  async preverifyBeacons (blocks: readonly Block[]): Promise<void> {
+    const wanted = beaconPairingsOf(this.params, blocks)
+    if (wanted.length === 0) return
+    const results = await this.#pairOnPool(wanted.map((w) => w.input))
+    wanted.forEach((w, i) => { if (results[i] === true) verifiedBeacons.add(w.cacheKey) })
   }
 
   /**

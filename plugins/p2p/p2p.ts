@@ -22,6 +22,7 @@ import { blocksByHash, headersAfter, ourStatus } from './chain-server.ts'
 import { Gossip } from './gossip.ts'
 import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
+import { Slots } from './slots.ts'
 import { topics, WireError } from './protocol.ts'
 import type { StatusMessage } from './protocol.ts'
 
@@ -55,6 +56,8 @@ export interface P2pOptions extends P2pSettings {
 export const BANS_FILE = 'p2p-bans.json'
 /** how long before redialing a bootstrap peer that turned out to serve another chain */
 const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
+/** blocks responses served at once across all peers (each at most its byte budget plus a block) */
+const CONCURRENT_BLOCK_RESPONSES = 8
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
 
@@ -72,6 +75,7 @@ export class P2p implements PeerService {
   #statusTimer: NodeJS.Timeout | null = null
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
+  readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
 
   constructor (o: P2pOptions) {
     this.#o = o
@@ -154,7 +158,7 @@ export class P2p implements PeerService {
     await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
       headers: async (req) => await headersAfter(o.chain, req),
-      blocks: (req) => blocksByHash(o.chain, req),
+      blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
       misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) }
     })
     const syncer = new Syncer({
@@ -170,7 +174,8 @@ export class P2p implements PeerService {
       progressIntervalMs: o.progressIntervalMs,
       headersPerRequest: o.headersPerRequest,
       blocksPerRequest: o.blocksPerRequest,
-      stallMs: Math.min(o.requestTimeoutMs, 10_000)
+      // half a request's time without a block: the miner need not wait for the timeout
+      stallMs: Math.min(o.requestTimeoutMs / 2, 10_000)
     })
     this.#syncer = syncer
     const gossip = new Gossip({

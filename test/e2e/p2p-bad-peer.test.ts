@@ -9,6 +9,7 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { blockWork } from '../../core/chain/difficulty.ts'
 import { nodeVersion } from '../../core/version.ts'
 import type { Block } from '../../core/chain/types.ts'
+import { encodeBlock } from '../../core/chain/tx-codec.ts'
 import { cleanup, makeAttestation, mineBlock } from '../helpers/chain.ts'
 import { spawnNode, waitUntil } from '../plugins/p2p/fixtures/processes.ts'
 import type { NodeProcess } from '../plugins/p2p/fixtures/processes.ts'
@@ -40,14 +41,14 @@ t.test('a rogue peer is banned and dropped; the honest nodes carry on', async (t
   }
   await rogue.publishBlockBytes(Buffer.from('\u0000garbage frame\uffff'))
   const tip = await a.state()
-  await rogue.publishBlockBytes(Buffer.from(JSON.stringify(await onTip({ attestation: makeAttestation(tip.timestamp + 0.5, { health: { fano_factor: 9 } }) }))))
-  await rogue.publishBlockBytes(Buffer.from(JSON.stringify(withBadPow(await onTip()))))
+  await rogue.publishBlockBytes(encodeBlock(await onTip({ attestation: makeAttestation(tip.timestamp + 0.5, { health: { fano_factor: 9 } }) })))
+  await rogue.publishBlockBytes(encodeBlock(withBadPow(await onTip())))
 
   const bansFile = path.join(a.dataDir, BANS_FILE)
   await waitUntil('a to ban the rogue (persisted)', async () => existsSync(bansFile) && readFileSync(bansFile, 'utf8').includes(rogue.peerId))
   await waitUntil('the rogue to be disconnected', async () => rogue.node.getConnections().length === 0 && !(await a.state()).peers.some((p) => p.peer_id === rogue.peerId))
   const messages = a.log.map((l) => { try { return JSON.parse(l) as { msg?: string; code?: string; reason?: string } } catch { return {} } })
-  t.ok(messages.some((m) => m.code === 'BLOCK_ERROR_ATTESTATION_BAD_HEALTH'), 'the bad attestation was rejected')
+  t.ok(messages.some((m) => m.code === 'BLOCK_ERROR_ATTESTATION_HEALTH_MISMATCH'), 'the lying attestation was rejected')
   t.ok(messages.some((m) => m.code === 'BLOCK_ERROR_BAD_POW'), 'the bad proof-of-work was rejected')
   t.ok(messages.some((m) => m.msg === 'peer banned'), 'the ban is logged')
 

@@ -20,7 +20,8 @@ import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore, meetsDifficulty } from '../../core/pow/pow-core.ts'
-import { createHooks } from '../../core/hooks.ts'
+import { createHooks, isolateListeners } from '../../core/hooks.ts'
+import type { ListenerFailure } from '../../core/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
@@ -193,11 +194,14 @@ export interface TestChain {
 export interface TestChainOptions {
   /** run contracts on this VM core; default: no VM (contract transactions refused) */
   vm?: VmCoreKind | null
+  /** run hook listeners in isolation as the kernel does, reporting failures here */
+  onListenerFailure?: ListenerFailure
 }
 
 export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir(), opts: TestChainOptions = {}): Promise<TestChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
   const hooks = createHooks()
+  if (opts.onListenerFailure !== undefined) isolateListeners(hooks, opts.onListenerFailure)
   let mempool: Mempool | undefined
   const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
   const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })

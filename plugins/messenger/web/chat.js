@@ -199,7 +199,7 @@ function revoked () {
   if (state.balanceTimer !== null) { clearInterval(state.balanceTimer); state.balanceTimer = null }
   notice(REVOKED_TEXT, 'bad')
   $('stream-state').textContent = 'access revoked'
-  $('send-button').disabled = true
+  // the button stays: pressing it explains again instead of doing nothing
   $('send-form').dataset.revoked = 'true'
   if (state.me === null) {
     // opened after the block: nothing to show but the explanation and the way back
@@ -280,7 +280,6 @@ $('login-form').addEventListener('submit', async (ev) => {
   say(out, '', '')
   notice('')
   state.revoked = false
-  $('send-button').disabled = false
   delete $('send-form').dataset.revoked
   await refreshMe()
 })

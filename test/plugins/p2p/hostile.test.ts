@@ -15,9 +15,9 @@ import type { ParentRef } from '../../helpers/chain.ts'
 import { nodeVersion } from '../../../core/version.ts'
 import type { StatusMessage } from '../../../plugins/p2p/protocol.ts'
 import type { Block } from '../../../core/chain/types.ts'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 
 const shortReorgs = testParams({ maxReorgDepth: 3 })
-const json = (v: unknown): Uint8Array => Buffer.from(JSON.stringify(v))
 
 function refAt (n: P2pTestNode, height: number): ParentRef {
   const meta = n.chain.getBlockMeta(n.chain.hashAtHeight(height) ?? '')
@@ -49,7 +49,7 @@ const serving = (blocks: Block[], perResponse = Infinity): RogueServes => ({
     for (const hash of req.hashes) {
       const b = blocks.find((x) => x.hash === hash)
       if (b === undefined || n++ >= perResponse) return
-      yield b
+      yield encodeBlock(b)
     }
   }
 })
@@ -66,13 +66,13 @@ t.test('gossiped side blocks that cannot win are neither stored nor relayed, and
 
   const g = genesisBlock(params)
   const stale = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { timestamp: g.timestamp + 1 }) // forks 5 below the tip, limit 3
-  await rogue.publishBlockBytes(json(stale))
+  await rogue.publishBlockBytes(encodeBlock(stale))
   await waitFor('the stale block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock)
   const light = mineBlock(params, refAt(a, 3), { timestamp: refAt(a, 3).timestamp + 0.5 }) // height 4 < tip 5
-  await rogue.publishBlockBytes(json(light))
+  await rogue.publishBlockBytes(encodeBlock(light))
   await waitFor('the light block to be penalized', () => a.p2p.score(rogue.peerId) === PENALTY.staleBlock + PENALTY.lightBlock)
   const rival = mineBlock(params, refAt(a, 4), { timestamp: refAt(a, 4).timestamp + 0.5 }) // height 5: equal work, a fair race
-  await rogue.publishBlockBytes(json(rival))
+  await rogue.publishBlockBytes(encodeBlock(rival))
   await waitFor('the rival to be stored as a side block', () => a.chain.getBlockMeta(rival.hash)?.status === 'side')
   await waitFor('the rival to be relayed to b', () => b.chain.getBlockMeta(rival.hash)?.status === 'side')
   t.equal(a.p2p.score(rogue.peerId), PENALTY.staleBlock + PENALTY.lightBlock, 'a fair race costs nothing')
@@ -141,4 +141,24 @@ t.test('a blocks response that goes on past its byte budget is malformed', async
   await waitFor('the oversized response to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.malformed, 10_000)
   t.equal(victim.chain.tip().height, 0)
   t.equal(victim.p2p.syncState(), 'synced')
+})
+
+t.test('a download that stalls stops counting as syncing before the request even times out (the miner resumes)', async (t) => {
+  const victim = await startP2pNode({ p2p: { requestTimeoutMs: 4000 } }) // stall window 2 s
+  t.teardown(() => victim.stop())
+  const chain = privateChain(3)
+  const tip = chain[2] as Block
+  let withholding = false
+  const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash }), {
+    headers: serving(chain).headers,
+    blocks: async function * () {
+      withholding = true
+      await new Promise((resolve) => setTimeout(resolve, 4500))
+      withholding = false
+    }
+  })
+  await waitFor('the checked heavier headers to make the victim "syncing"', () => victim.p2p.syncState() === 'syncing')
+  await waitFor('the stalled download to stop counting as syncing', () => victim.p2p.syncState() === 'synced')
+  t.ok(withholding, 'while the body request was still pending')
+  await waitFor('the timed-out peer to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.unresponsive)
 })
