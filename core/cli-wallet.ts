@@ -4,12 +4,11 @@
 import path from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
+// the client and the wallet (crypto) are imported when a command runs: `ledger --help` must
+// not load them (issue 15)
+import { DEFAULT_NODE_URL } from '../client/defaults.ts'
 import type { LedgerClient, TxStatus } from '../client/index.ts'
 import type { Wallet } from './wallet.ts'
-
-// the client and the crypto load when a wallet command runs, not for `ledger --help`
-const DEFAULT_NODE_URL = 'http://127.0.0.1:8080'
-const clientModule = async () => await import('../client/index.ts')
 
 export class WalletCliError extends Error {}
 
@@ -53,7 +52,7 @@ export function resolveApiKey (a: { 'api-key'?: string; 'api-key-file'?: string 
 }
 
 async function client (a: NodeArgs, apiKey?: string): Promise<LedgerClient> {
-  const { LedgerClient } = await clientModule()
+  const { LedgerClient } = await import('../client/index.ts')
   try {
     return new LedgerClient({ node: a.node, apiKey })
   } catch (err) {
@@ -63,10 +62,10 @@ async function client (a: NodeArgs, apiKey?: string): Promise<LedgerClient> {
 
 /** the node's refusals become one-line CLI errors; anything else is a bug and keeps its stack */
 async function cliCall<T> (fn: () => Promise<T>): Promise<T> {
-  const { LedgerClientError } = await clientModule()
   try {
     return await fn()
   } catch (err) {
+    const { LedgerClientError } = await import('../client/index.ts')
     if (err instanceof LedgerClientError) throw new WalletCliError(err.status > 0 ? `node refused (${err.status}${err.code !== undefined ? ` ${err.code}` : ''}): ${err.message}` : err.message)
     throw err
   }

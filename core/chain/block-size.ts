@@ -6,7 +6,7 @@
 // 4.5x larger in binary than in JSON, hex text half as large). If the encoding changes, only
 // this file follows it.
 import type { Block, Transaction } from './types.ts'
-import { encodeBlock, encodeTx } from './tx-codec.ts'
+import { encodeBlock, encodeBlockFromStored, encodeTx } from './tx-codec.ts'
 
 /** bytes of one transaction's binary form; throws BinaryJsonError when it has none */
 export function txSize (tx: Transaction): number {
@@ -16,6 +16,12 @@ export function txSize (tx: Transaction): number {
 /** bytes of a block's binary form; throws BinaryJsonError when it has none */
 export function blockSize (block: Block): number {
   return encodeBlock(block).length
+}
+
+/** blockSize from the transactions' binary forms (encodeTx) already made: the same number */
+export function blockSizeOfEncoded (block: Block, encodedTxs: readonly Uint8Array[]): number {
+  const { transactions: _txs, ...head } = block
+  return encodeBlockFromStored(head, encodedTxs).length
 }
 
 /**
