@@ -132,6 +132,19 @@ export class FaucetQueue {
     })
   }
 
+  /** The admin's "cancel": drops the user's waiting drips (a sent one stays: it may confirm).
+   *  Returns how many were dropped. */
+  async cancel (address: string): Promise<number> {
+    return await this.#serial(async () => {
+      const waiting = [...this.#drips.values()].filter((d) => d.address === address && d.tx_id === null)
+      if (waiting.length === 0) return 0
+      await this.#o.db.write(waiting.map((d) => ({ type: 'del' as const, key: dripKey(d.seq) })), { sync: true })
+      for (const d of waiting) this.#drips.delete(d.seq)
+      this.#o.logger.info({ to: address, drips: waiting.length }, 'faucet drip cancelled by the admin')
+      return waiting.length
+    })
+  }
+
   /** On each block: forget drips now in a block, re-queue those that left the mempool
    *  unconfirmed, then pay waiting drips in order until the wallet cannot. */
   process (): Promise<void> {

@@ -1,6 +1,7 @@
 // Admin endpoints (SPEC 4.4). Every mutation is durable before its response (the accounts
 // store writes synchronously); unknown targets answer 404 {"error": "<what is unknown>"}.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { HttpError } from '../../core/http.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
@@ -164,5 +165,17 @@ function registerFaucetRoutes (app: FastifyInstance, accounts: AccountStore, cha
     if (user === undefined) throw toHttpError(accountErrors.unknownUser(name))
     const drip = await faucet.payAgain(user.address, user.name)
     return { status: drip.status === 'sent' ? 'sent' : 'waiting', name: user.name, address: user.address, tx_id: drip.tx_id, position: drip.position, reason: drip.last_error }
+  })
+
+  app.post('/api/admin/faucet/cancel', {
+    schema: { tags, summary: 'drop the user\'s waiting drip (a drip already sent is left to confirm)', body: nameBody, response: errors }
+  }, async (request) => {
+    const name = bodyOf(request).name
+    if (typeof name !== 'string' || name.length === 0) throw toHttpError(accountErrors.badField('name is required'))
+    const user = accounts.user(name)
+    if (user === undefined) throw toHttpError(accountErrors.unknownUser(name))
+    const dropped = await faucet.cancel(user.address)
+    if (dropped === 0) throw new HttpError(404, `no waiting faucet drip for ${user.name}`)
+    return { status: 'cancelled', name: user.name, dropped }
   })
 }

@@ -10,7 +10,7 @@ import { cleanup, tmpDir } from '../helpers/chain.ts'
 import { ledger, startCliNode } from './fixtures/cli-node.ts'
 
 t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', async (t) => {
-  const node = await startCliNode()
+  const node = await startCliNode({ env: { LEDGER_ADMIN_USER: 'op', LEDGER_ADMIN_PASSWORD: 'operator-e2e-password-1234' } })
   const dir = tmpDir('ledger-e2e-wallets-')
   t.teardown(async () => { await node.stop(); cleanup(node.dataDir); cleanup(dir) })
   const devFile = path.join(dir, 'dev.json')
@@ -68,6 +68,20 @@ t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', as
     t.match([unknown.code, unknown.stderr], [2, /unknown to the node/])
     const down = await ledger(['wallet', 'balance', '--wallet', devFile, '--node', 'http://127.0.0.1:1'])
     t.match([down.code, down.stderr], [2, /cannot reach the node at http:\/\/127\.0\.0\.1:1/])
+  })
+
+  t.test('devnet: the faucet pays an invite signup from the dev account at once', async (t) => {
+    const pub = `http://127.0.0.1:${node.ports.port}`
+    const auth = { authorization: `Basic ${Buffer.from('op:operator-e2e-password-1234').toString('base64')}`, 'content-type': 'application/json' }
+    const invite = await (await fetch(`${pub}/api/admin/invites/create`, { method: 'POST', headers: auth, body: '{}' })).json() as { code: string }
+    const signup = await fetch(`${pub}/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'devuser', invite_code: invite.code }) })
+    t.equal(signup.status, 200)
+    const body = await signup.json() as { status: string; address: string; faucet_tx: string | null }
+    t.match(body, { status: 'approved', faucet_tx: /^[0-9a-f]{64}$/ }, 'paid, not queued: the dev account is funded from genesis')
+    const client = new LedgerClient({ node: node.dashboard })
+    const tx = await client.waitForConfirmation(body.faucet_tx as string, { timeoutMs: 60_000 })
+    t.equal(tx.sender, DEVNET_DEV_ACCOUNT.address, 'from the dev account, not the miner wallet')
+    t.equal((await client.account(body.address)).balance, 100)
   })
 
   t.test('the client module does the same from a script', async (t) => {

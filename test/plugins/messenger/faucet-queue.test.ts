@@ -101,6 +101,7 @@ t.test('approval queues the drip; "pay again" tries at once, never pays twice; e
   t.not(extra.tx_id, eveTx)
 
   t.equal((await node.admin('POST', '/api/admin/faucet/pay', { name: 'nobody' })).statusCode, 404)
+  t.equal((await node.admin('POST', '/api/admin/faucet/cancel', { name: 'eve' })).statusCode, 404, 'eve has no waiting drip to cancel')
   t.equal((await node.admin('POST', '/api/admin/faucet/pay', {})).statusCode, 400)
   t.equal((await node.app.inject({ method: 'GET', url: '/api/admin/faucet' })).statusCode, 401, 'admin only')
 })
@@ -125,4 +126,17 @@ t.test('a drip whose transaction leaves the mempool unconfirmed (restart) is pai
   await node.mine()
   await until('the drip to be confirmed', () => faucet.stateOf(approved.address) === null)
   t.equal(node.resolve('chain').getAccount(approved.address).balance, 100n * 10n ** 18n)
+})
+
+t.test('the admin cancels a waiting drip', async (t) => {
+  const node = await startChatNode()
+  t.teardown(() => node.stop())
+  await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name: 'gus' } })
+  t.match((await node.admin('POST', '/api/admin/approve', { name: 'gus' })).json(), { faucet_tx: null })
+  t.match(node.resolve('faucet').list(), [{ name: 'gus', status: 'waiting', position: 1 }])
+  t.match((await node.admin('POST', '/api/admin/faucet/cancel', { name: 'gus' })).json(), { status: 'cancelled', name: 'gus', dropped: 1 })
+  t.same(node.resolve('faucet').list(), [], 'out of the line')
+  t.equal((await node.admin('POST', '/api/admin/faucet/cancel', { name: 'gus' })).statusCode, 404, 'nothing left to cancel')
+  await node.fundFaucet(1000)
+  t.same(node.resolve('faucet').list(), [], 'a cancelled drip is not paid later')
 })
