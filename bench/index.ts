@@ -17,6 +17,7 @@ import { blockFamily } from './families/block.ts'
 import { syncFamily } from './families/sync.ts'
 import { httpFamily } from './families/http.ts'
 import { vmFamily } from './families/vm.ts'
+import { attestFamily } from './families/attest.ts'
 
 export interface BenchOptions {
   only?: string[]
@@ -46,7 +47,8 @@ const FAMILIES: Record<FamilyName, BenchFamily> = {
   vm: vmFamily,
   block: blockFamily,
   sync: syncFamily,
-  http: httpFamily
+  http: httpFamily,
+  attest: attestFamily
 }
 
 export class BenchUsageError extends Error {

@@ -116,3 +116,22 @@ export function aggregatorCompositions (ids: readonly string[]): string[] {
   }
   return out
 }
+
+/** A trusted beacon as GET {dashboard}/api/qrng publishes it: what an outside verifier needs. */
+export interface PublishedBeacon {
+  id: string
+  scheme: string
+  public_key: string
+  period: number
+  genesis_time: number
+  chain_hash: string
+}
+
+/** Every beacon some trusted source of the chain names, with its pinned key, sorted by id. */
+export function trustedBeacons (trustedSources: readonly string[], registry: readonly EntropySourceEntry[] = ENTROPY_SOURCE_REGISTRY): PublishedBeacon[] {
+  const ids = new Set(trustedSources.flatMap((s) => beaconComponents(s, registry)))
+  return [...ids].sort().map((id) => {
+    const pin = beaconPin(id, registry) as BeaconPin
+    return { id, scheme: pin.scheme, public_key: pin.publicKey, period: pin.period, genesis_time: pin.genesisTime, chain_hash: pin.chainHash }
+  })
+}

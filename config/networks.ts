@@ -25,10 +25,10 @@ const common = {
   minFeeCoin: 0.0001,
   maxTxPerBlock: 100,
   // Consensus limits on bytes and work (issue 12; sizing in docs/chain.md). Each sits below
-  // the next: transaction < block < gossip message (4 MiB) < sync frame (8 MiB).
+  // the next: transaction < block < gossip message (4 MiB) < sync frame (8 MiB). The block
+  // gas limit is per network below: a full block must execute well within one interval.
   maxTxBytes: 300 * 1024,
   maxBlockBytes: 2 * 1024 * 1024,
-  blockGasLimit: 20_000_000,
   maxTxLogBytes: 64 * 1024,
   maxBlockLogBytes: 512 * 1024,
   maxReorgDepth: 100,
@@ -58,6 +58,7 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     genesisTimestamp: 1767225600,
     genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
     blockTimeTarget: 5,
+    blockGasLimit: 20_000_000,
     initialDifficulty: 4,
     minDifficulty: 2,
     maxDifficulty: 6,
@@ -78,6 +79,7 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     genesisTimestamp: 1767225600,
     genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
     blockTimeTarget: 60,
+    blockGasLimit: 20_000_000,
     initialDifficulty: 2,
     minDifficulty: 2,
     maxDifficulty: 8,
@@ -100,11 +102,13 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
       { address: DEVNET_DEV_ACCOUNT.address, amount: DEVNET_DEV_ACCOUNT.balance }
     ],
     blockTimeTarget: 2,
+    blockGasLimit: 10_000_000,
     initialDifficulty: 2,
     minDifficulty: 2,
     maxDifficulty: 2,
     fixedDifficulty: true,
     paceBlocks: true,
+    faucetSeed: DEVNET_DEV_ACCOUNT.seed,
     trustedSources: [...devnetSources, ...aggregatorCompositions(devnetSources)],
     minBeacons: 1
   }

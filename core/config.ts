@@ -22,6 +22,10 @@ export interface NodeConfig {
   network: NetworkName
   dataDir: string
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** pretty: one coloured line per entry; json: one JSON object per line. Unset: pretty on a terminal, json otherwise */
+  logFormat?: 'json' | 'pretty'
+  /** seconds between terminal status lines (height, peers, hash rate, mempool, sync); 0: none */
+  statusIntervalSeconds: number
   plugins: PluginEntry[]
   cores: CoreSelection
   /** directory relative plugin paths are resolved against (the config file's folder) */
@@ -43,6 +47,8 @@ const coreSchema: JsonSchema = {
     network: { type: 'string', enum: ['testnet', 'mainnet', 'devnet'], default: 'testnet' },
     dataDir: { type: 'string', minLength: 1 },
     logLevel: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    logFormat: { type: 'string', enum: ['json', 'pretty'] },
+    statusIntervalSeconds: { type: 'number', minimum: 0, maximum: 86400, default: 30 },
     plugins: {
       type: 'array',
       items: {

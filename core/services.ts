@@ -13,6 +13,8 @@ import type { ChainService } from './chain/chain-service.ts'
 import type { MempoolService } from './chain/mempool-service.ts'
 import type { WalletStore } from './wallet.ts'
 import type { AccountStore } from './accounts/store.ts'
+import type { FaucetQueue } from './accounts/faucet-queue.ts'
+import type { ContractAbi } from './contracts/abi.ts'
 
 /** Bytes obtained from an entropy source, with what the attestation needs to name it. */
 export interface EntropyDraw {
@@ -77,6 +79,13 @@ export interface NameDirectory {
   addressOf?(name: string): string | null
 }
 
+/** ABIs of deployed contracts the node knows (compiled here, e.g. by the playground), so a
+ *  reader can decode their logs */
+export interface ContractAbiDirectory {
+  /** 40-hex contract address (any case, optional 0x) -> its ABI, if known */
+  abiAt(address: string): ContractAbi | undefined
+}
+
 export interface Services {
   // kernel
   config: NodeConfig
@@ -102,4 +111,8 @@ export interface Services {
   /** admin state: pending queue, users, blocked names, sessions, invites, API tokens */
   accounts: AccountStore
   names: NameDirectory
+  /** signup drips the faucet wallet could not pay yet, paid in order as it can */
+  faucet: FaucetQueue
+  // playground
+  contractAbis: ContractAbiDirectory
 }

@@ -9,7 +9,7 @@ import { BlockSequence, benchParams, benchTmpDir, devAccount, openBenchChain, ra
 import { nativeVerifyContender } from './mldsa.ts'
 import { summarize, pairedRatios } from '../lib/stats.ts'
 import { goal } from '../lib/goals.ts'
-import type { BenchContext, BenchFamily, FamilyReport } from '../lib/types.ts'
+import type { BenchContext, BenchFamily, BenchRow, FamilyReport, Stats } from '../lib/types.ts'
 
 async function run (ctx: BenchContext): Promise<FamilyReport> {
   const started = performance.now()
@@ -39,6 +39,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     const connectMs: number[] = []
     const boundMs: number[] = []
     const verifyRates: number[] = []
+    const memory = { rss: [] as number[], memtables: [] as number[], blockCache: [] as number[], tableReaders: [] as number[] }
     for (const [k, block] of blocks.entries()) {
       ctx.progress(`${k === 0 ? 'warm-up' : `run ${k}/${ctx.runs}`}: native verify rate, then connect block ${block.height} (${txCount} transfers)`)
       const perCore = await verify()
@@ -47,16 +48,29 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
       const elapsed = performance.now() - t0
       if (result.status !== 'connected') throw new Error(`bench block ${block.height} was ${result.status}, not connected`)
       if (k === 0) continue
+      const mem = bc.db.memoryStats()
+      memory.rss.push(process.memoryUsage().rss)
+      memory.memtables.push(mem.memtables)
+      memory.blockCache.push(mem.blockCache)
+      memory.tableReaders.push(mem.tableReaders)
       connectMs.push(elapsed)
       verifyRates.push(perCore)
       boundMs.push(txCount / (ctx.cores * perCore) * 1000)
     }
-    const rows = [
+    const rows: BenchRow[] = [
       { family: 'block' as const, name: `validate + connect a block of ${txCount} signed transfers`, unit: 'ms', stats: summarize(connectMs) },
       { family: 'block' as const, name: 'same, as transactions per second', unit: 'tx/s', stats: summarize(connectMs.map((ms) => txCount * 1000 / ms)) },
       { family: 'block' as const, name: 'anchor native ML-DSA-87 verify (1 core)', unit: 'ops/s', stats: summarize(verifyRates) },
       { family: 'block' as const, name: `anchor bound ${txCount} / (${ctx.cores} cores × verify/s)`, unit: 'ms', stats: summarize(boundMs) }
     ]
+    // RocksDB's own account of its memory next to the process's RSS (issue 15)
+    const mib = (key: keyof typeof memory): Stats => summarize(memory[key].map((bytes) => bytes / 2 ** 20))
+    rows.push(
+      { family: 'block', name: 'memory: bench process RSS after each connect', unit: 'MiB', stats: mib('rss'), note: 'reported, not gated' },
+      { family: 'block', name: 'memory: RocksDB memtables (rocksdb.cur-size-all-mem-tables)', unit: 'MiB', stats: mib('memtables'), note: 'bounded by the memtable budget (plugins/storage/rocks-store.ts)' },
+      { family: 'block', name: 'memory: RocksDB block cache (rocksdb.block-cache-usage)', unit: 'MiB', stats: mib('blockCache'), note: 'index and filter blocks included; bounded by the cache size' },
+      { family: 'block', name: 'memory: RocksDB table readers (rocksdb.estimate-table-readers-mem)', unit: 'MiB', stats: mib('tableReaders'), note: 'outside the cache' }
+    )
     const goals = [goal('block', 'connect time ≤ 1.5× the signature bound', pairedRatios(connectMs, boundMs), '<=', 1.5)]
     return { family: 'block', title: 'block connect', available: true, rows, goals, seconds: (performance.now() - started) / 1000 }
   } finally {

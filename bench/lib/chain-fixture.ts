@@ -76,12 +76,16 @@ export class BlockSequence {
     this.#supply = params.genesisAllocations.reduce((sum, a) => sum + coinToBohm(a.amount), 0n)
   }
 
-  /** Timestamp the next block will carry. */
-  get nextTimestamp (): number { return this.#tip.timestamp + 1 }
+  /** Seconds between blocks (the attest family spaces them by a beacon period, so each quotes a new round). */
+  step = 1
 
-  next (transactions: Transaction[] = []): Block {
+  /** Timestamp the next block will carry. */
+  get nextTimestamp (): number { return this.#tip.timestamp + this.step }
+
+  /** @param source the envelope's source (default beacon-devnet; self-hosted for a block without beacon evidence) */
+  next (transactions: Transaction[] = [], source?: string): Block {
     const timestamp = this.nextTimestamp
-    const attestation = envelopeAt(this.params, timestamp, { device: 'bench', proofType: 'bench' })
+    const attestation = envelopeAt(this.params, timestamp, { device: 'bench', proofType: 'bench', source })
     const { block, prefix } = assembleBlock(this.params, {
       parent: this.#tip,
       miner: this.miner,

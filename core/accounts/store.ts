@@ -7,7 +7,6 @@ import type { Logger } from 'pino'
 import type { KvOp, KvStore } from '../kv.ts'
 import { jsonValue } from '../kv.ts'
 import { normalizeAddress } from '../chain/address.ts'
-import type { Faucet } from './faucet.ts'
 import { accountErrors } from './errors.ts'
 import { adminKey } from './keys.ts'
 import { AdminMirror } from './mirror.ts'
@@ -36,7 +35,8 @@ export interface AccountStoreOptions {
   db: KvStore
   /** creates a fresh custodial wallet for a newly approved user */
   provisionWallet: (key: string) => ProvisionedWallet
-  faucet: Faucet
+  /** asks for the signup drip: its transaction id, or null when it waits in the faucet queue */
+  faucet: (address: string, name: string) => string | null | Promise<string | null>
   logger: Logger
   /** pending signups at most; a signup without an invite beyond it is refused (queueFull) */
   maxPending?: number
@@ -216,7 +216,7 @@ export class AccountStore {
       this.#m.setUser(key, user)
       this.#m.invites.set(code, used)
       this.#m.sessions.set(session.record.token_hash, session.record)
-      const faucetTx = this.#opts.faucet(user.address)
+      const faucetTx = await this.#opts.faucet(user.address, user.name)
       return { status: 'approved', user, sessionToken: session.token, invite: inviteView(used), faucetTx }
     })
   }
@@ -236,7 +236,7 @@ export class AccountStore {
       ])
       this.#m.pending.delete(key)
       this.#m.setUser(key, user)
-      return { user, faucetTx: this.#opts.faucet(user.address) }
+      return { user, faucetTx: await this.#opts.faucet(user.address, user.name) }
     })
   }
 

@@ -16,6 +16,9 @@ import type { BeaconPin } from '../../config/entropy-sources.ts'
 import type { NetworkParams } from './params.ts'
 import type { Attestation, BeaconEvidence, Block } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
+// the envelope's key lists are the block format's (shape.ts); checked again here for callers
+// that verify an envelope without checkBlockFormat (the miner, ledger verify's unit tests)
+import { ATTESTATION_KEYS, BEACON_KEYS, HEALTH_KEYS } from './shape.ts'
 
 const HEX32 = /^[0-9a-f]{64}$/
 const HEX = /^[0-9a-f]+$/
@@ -23,11 +26,8 @@ const HEX = /^[0-9a-f]+$/
 export const ATTESTATION_VERSION = 2
 /** domain separation of the v2 derivation: mix = SHA3-512(domain ‖ randomness… ‖ local_entropy) */
 export const ENTROPY_DOMAIN = 'ledger-entropy-v2'
-/** the keys a v2 envelope may carry (signature and public_key optional); any other is refused */
-export const ATTESTATION_KEYS = ['version', 'entropy_seed', 'entropy_proof', 'commitment', 'source', 'device_id', 'proof_type', 'health', 'beacons', 'local_entropy', 'signature', 'public_key'] as const
-export const HEALTH_KEYS = ['monobit_ratio', 'fano_factor', 'pool_size', 'timestamp'] as const
-/** the keys of one beacon evidence entry (previous_signature for chained schemes only) */
-export const BEACON_EVIDENCE_KEYS = ['source', 'round', 'signature', 'randomness', 'previous_signature'] as const
+/** the most beacon rounds a block is read for before its own validation (sync batching) */
+const MAX_BEACONS_PER_BLOCK = 4
 /** a claimed health statistic may differ from the recomputed one by float noise, nothing more */
 const HEALTH_TOLERANCE = 1e-9
 
@@ -93,7 +93,7 @@ function checkShape (env: Attestation): void {
   if (!Array.isArray(env.beacons)) reject(BlockErrorCode.ATTESTATION_MALFORMED, 'beacons must be a list')
   env.beacons.forEach((b: unknown, i) => {
     if (!isObject(b)) reject(BlockErrorCode.ATTESTATION_MALFORMED, `beacons[${i}] must be an object`)
-    const extra = Object.keys(b).find((k) => !(BEACON_EVIDENCE_KEYS as readonly string[]).includes(k))
+    const extra = Object.keys(b).find((k) => !(BEACON_KEYS as readonly string[]).includes(k))
     if (extra !== undefined) reject(BlockErrorCode.ATTESTATION_MALFORMED, `beacons[${i}] has unknown field '${extra.slice(0, 64)}'`)
     if (typeof b.source !== 'string' || !Number.isSafeInteger(b.round) || (b.round as number) < 1 ||
         typeof b.signature !== 'string' || typeof b.randomness !== 'string' ||
@@ -106,9 +106,6 @@ function checkShape (env: Attestation): void {
   const extra = Object.keys(h).find((k) => !(HEALTH_KEYS as readonly string[]).includes(k))
   if (extra !== undefined) reject(BlockErrorCode.ATTESTATION_MALFORMED, `unknown health field '${extra.slice(0, 64)}'`)
 }
-
-/** A beacon entry that passed every rule but the pairing. */
-interface PendingPairing { index: number; cacheKey: string; input: BeaconPairingInput }
 
 function checkBeacon (params: NetworkParams, blockTime: number, b: BeaconEvidence, i: number): PendingPairing {
   const pin = beaconPin(b.source, params.sourceRegistry) as BeaconPin
@@ -136,7 +133,15 @@ export interface VerifyAttestationOptions {
   cache?: VerifiedBeacons
 }
 
-export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'timestamp' | 'quantum_signature'>, opts: VerifyAttestationOptions = {}): Attestation {
+/** A beacon round that passed every rule but its BLS pairing (not in the cache yet). */
+export interface PendingPairing {
+  index: number
+  cacheKey: string
+  input: BeaconPairingInput
+}
+
+/** Every rule but the beacon pairings, which are returned (those not already cached). */
+export function checkAttestation (params: NetworkParams, block: Pick<Block, 'timestamp' | 'quantum_signature'>, opts: VerifyAttestationOptions = {}): { env: Attestation; pending: PendingPairing[] } {
   const registry = params.sourceRegistry
   const env = checkEnvelopePresent(block)
   checkShape(env)
@@ -166,20 +171,61 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
     reject(BlockErrorCode.ATTESTATION_BAD_COMMITMENT, 'commitment differs from SHA3-512 of entropy_proof')
   }
   checkHealth(params, env, block.timestamp, Buffer.concat([seed, proof]))
-
-  // the pairings last: the costliest check runs only on an envelope every other rule accepted
-  const cache = opts.cache ?? verifiedBeacons
-  for (const p of pairings) {
-    if (cache.has(p.cacheKey)) continue
-    if (!pairingHolds(p.input)) {
-      const b = env.beacons[p.index] as BeaconEvidence
-      reject(BlockErrorCode.ATTESTATION_BEACON_BAD_SIGNATURE, `beacons[${p.index}] (${b.source}) round ${b.round}: BLS signature does not verify under the registry's ${b.source} key`)
-    }
-    cache.add(p.cacheKey)
-  }
-
   checkSignature(params, env)
+  const cache = opts.cache ?? verifiedBeacons
+  return { env, pending: pairings.filter((p) => !cache.has(p.cacheKey)) }
+}
+
+/**
+ * The verdicts of the pending pairings (one per entry, computed inline or on the verify pool):
+ * the first that failed rejects the block; the rest are remembered.
+ */
+export function settlePairings (env: Attestation, pending: readonly PendingPairing[], results: readonly boolean[], cache: VerifiedBeacons = verifiedBeacons): void {
+  pending.forEach((p, i) => {
+    if (results[i] === true) return
+    const b = env.beacons[p.index] as BeaconEvidence
+    reject(BlockErrorCode.ATTESTATION_BEACON_BAD_SIGNATURE, `beacons[${p.index}] (${b.source}) round ${b.round}: BLS signature does not verify under the registry's ${b.source} key`)
+  })
+  for (const p of pending) cache.add(p.cacheKey)
+}
+
+/** Every rule, the pairings inline (the costliest check last, on an envelope every other rule accepted). */
+export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'timestamp' | 'quantum_signature'>, opts: VerifyAttestationOptions = {}): Attestation {
+  const { env, pending } = checkAttestation(params, block, opts)
+  const results: boolean[] = []
+  for (const p of pending) {
+    const ok = pairingHolds(p.input)
+    results.push(ok)
+    if (!ok) break
+  }
+  settlePairings(env, pending, results, opts.cache)
   return env
+}
+
+/**
+ * The pairings a run of blocks needs, without judging anything else: for batch verification
+ * before the blocks are processed (sync). Malformed evidence is skipped; the block's own
+ * validation reports it.
+ */
+export function beaconPairingsOf (params: NetworkParams, blocks: ReadonlyArray<Pick<Block, 'quantum_signature'>>, cache: VerifiedBeacons = verifiedBeacons): Array<{ cacheKey: string; input: BeaconPairingInput }> {
+  const out = new Map<string, BeaconPairingInput>()
+  for (const block of blocks) {
+    const beacons: unknown = block.quantum_signature?.qrng_attestation?.beacons
+    if (!Array.isArray(beacons)) continue
+    // no registered composition names more beacons; a longer list is refused by the block's validation
+    for (const b of (beacons as BeaconEvidence[]).slice(0, MAX_BEACONS_PER_BLOCK)) {
+      const pin = b !== null && typeof b === 'object' && typeof b.source === 'string' ? beaconPin(b.source, params.sourceRegistry) : null
+      if (pin === null || !isDrandScheme(pin.scheme)) continue
+      const key = beaconCacheKey(pin.publicKey, pin.scheme, b)
+      if (cache.has(key) || out.has(key)) continue
+      try {
+        const input = prepareBeacon({ publicKey: pin.publicKey, scheme: pin.scheme }, b)
+        checkRandomness(input, b.round)
+        out.set(key, input)
+      } catch { /* reported by the block's validation */ }
+    }
+  }
+  return [...out].map(([cacheKey, input]) => ({ cacheKey, input }))
 }
 
 /** Rule 5, with the statistics recomputed from the 64 revealed bytes rather than trusted. */

@@ -24,8 +24,15 @@ export const MAX_DEPTH = 32
 
 const Tag = { False: 1, True: 2, Null: 3, Number: 4, Utf8: 5, Hex: 6, Array: 7, Object: 8 } as const
 
-const HEX_TEXT = /^(?:[0-9a-f]{2})+$/
-const isHexText = (s: string): boolean => s.length > 0 && s.length % 2 === 0 && HEX_TEXT.test(s)
+/** Hex text as the decoder checks it: a loop, since a regex costs far more on a 9 KB signature. */
+function isHexText (s: string): boolean {
+  if (s.length === 0 || s.length % 2 !== 0) return false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false
+  }
+  return true
+}
 
 /** Bytes the writer stores as they are: an already encoded value (a stored transaction). */
 export class EncodedValue {
@@ -75,16 +82,19 @@ class Writer {
         this.pos += 8
         return
       case 'string':
-        if (isHexText(v)) {
+        if (v.length > 0 && v.length % 2 === 0) {
+          // Written as hex first: Buffer's hex parser stops at the first non-hex pair, so all
+          // n bytes written means only 0-9 a-f A-F, and lower case leaves exactly hex text.
+          const start = this.pos
           const n = v.length / 2
           this.byte(Tag.Hex)
           this.varint(n)
           this.room(n)
-          this.pos += this.buf.write(v, this.pos, n, 'hex')
-        } else {
-          this.byte(Tag.Utf8)
-          this.utf8(v)
+          if (this.buf.write(v, this.pos, n, 'hex') === n && v.toLowerCase() === v) { this.pos += n; return }
+          this.pos = start
         }
+        this.byte(Tag.Utf8)
+        this.utf8(v)
         return
       case 'object':
         if (v === null) { this.byte(Tag.Null); return }
@@ -108,12 +118,22 @@ class Writer {
   }
 }
 
+// One scratch buffer for every encoding (encoding is synchronous), so a value is written
+// without regrowing and copied out once at its exact size; a rare huge one does not stay.
+const SCRATCH_BYTES = 64 * 1024
+let scratch: Writer | null = null
+
 /** The canonical bytes of a JSON value, after an optional prefix (a format byte). */
 export function encodeBinaryJson (value: unknown, prefix?: number): Buffer {
-  const w = new Writer(1024)
+  const w = scratch ?? new Writer(SCRATCH_BYTES)
+  scratch = null // an encoding that throws leaves nothing half-written behind for the next
+  w.pos = 0
   if (prefix !== undefined) w.byte(prefix)
   w.value(value, 0)
-  return w.buf.subarray(0, w.pos)
+  const out = Buffer.allocUnsafe(w.pos)
+  w.buf.copy(out, 0, 0, w.pos)
+  if (w.buf.length <= 16 * SCRATCH_BYTES) scratch = w
+  return out
 }
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -154,6 +174,10 @@ class Reader {
   utf8 (): string {
     const n = this.varint()
     const start = this.take(n)
+    // ASCII (keys, addresses, most memos) needs no validation: latin1 reads it as it is
+    let ascii = true
+    for (let i = start; i < start + n; i++) if ((this.buf[i] as number) >= 0x80) { ascii = false; break }
+    if (ascii) return this.buf.toString('latin1', start, start + n)
     try {
       return utf8Decoder.decode(this.buf.subarray(start, start + n))
     } catch {

@@ -1,32 +1,33 @@
 // The one measure of how big a transaction and a block are, for the consensus byte limits
-// (maxTxBytes, maxBlockBytes). It is the length of the RFC 8785 canonical JSON: deterministic,
-// independent of key order and whitespace, and, since only schema keys are accepted, exactly
-// the length of the JSON that gossip and sync carry. A binary encoding for storage or the wire
-// may replace the form measured here; it changes only in this file.
+// (maxTxBytes, maxBlockBytes): the length of the canonical binary form (tx-codec.ts,
+// docs/chain.md "Binary encoding"), which is deterministic, is what peers send each other
+// (`blocks/2` frames, gossip) and what is stored. Measuring the wire form itself keeps every
+// valid block under the gossip and frame limits whatever it holds (a list of small numbers is
+// 4.5x larger in binary than in JSON, hex text half as large). If the encoding changes, only
+// this file follows it.
 import type { Block, Transaction } from './types.ts'
-import { canonicalJson } from './tx.ts'
+import { encodeBlock, encodeBlockFromStored, encodeTx } from './tx-codec.ts'
 
-/** serialized bytes of one transaction */
+/** bytes of one transaction's binary form; throws BinaryJsonError when it has none */
 export function txSize (tx: Transaction): number {
-  return Buffer.byteLength(canonicalJson(tx))
+  return encodeTx(tx).length
 }
 
-/** serialized bytes of the block with an empty transaction list */
-export function blockOverheadSize (block: Omit<Block, 'transactions'>): number {
-  return Buffer.byteLength(canonicalJson({ ...block, transactions: [] }))
-}
-
-/** the comma between two transactions of a block's list */
-export const TX_SEPARATOR_BYTES = 1
-
-/** serialized bytes of `count` transactions of `txBytes` in total, inside a block's list */
-export function txListSize (txBytes: number, count: number): number {
-  return txBytes + Math.max(0, count - 1) * TX_SEPARATOR_BYTES
-}
-
-/** serialized bytes of a whole block */
+/** bytes of a block's binary form; throws BinaryJsonError when it has none */
 export function blockSize (block: Block): number {
-  let txBytes = 0
-  for (const tx of block.transactions) txBytes += txSize(tx)
-  return blockOverheadSize(block) + txListSize(txBytes, block.transactions.length)
+  return encodeBlock(block).length
+}
+
+/** blockSize from the transactions' binary forms (encodeTx) already made: the same number */
+export function blockSizeOfEncoded (block: Block, encodedTxs: readonly Uint8Array[]): number {
+  const { transactions: _txs, ...head } = block
+  return encodeBlockFromStored(head, encodedTxs).length
+}
+
+/**
+ * Bytes a transaction of `txBytes` (txSize) adds to a block's form: its value without the
+ * transaction format byte. (The list's count grows by a byte only past 127 entries.)
+ */
+export function inBlockBytes (txBytes: number): number {
+  return txBytes - 1
 }

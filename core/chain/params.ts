@@ -58,4 +58,7 @@ export interface NetworkParams {
   minBeacons: number
   /** a beacon round's time must lie within [timestamp − before, timestamp + after] of the block, seconds */
   beaconWindow: { before: number; after: number }
+  /** devnet: seed (hex) of the public pre-funded key pair the faucet pays from, so signups are
+   *  paid from block 0; elsewhere the faucet pays from the node's miner wallet. Not consensus. */
+  faucetSeed?: string
 }

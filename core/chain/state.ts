@@ -32,12 +32,27 @@ export class StateOverlay {
   /** journal of [key, value before this write in the overlay (undefined = not in overlay)] */
   readonly #journal: Array<[string, Entry | undefined]> = []
 
+  /** database values read ahead by prefetch (only there: a long-lived view must not go stale) */
+  readonly #prefetched = new Map<string, Buffer | undefined>()
+
   constructor (db: KvStore) { this.#db = db }
 
   get (key: string): Uint8Array | undefined {
     const w = this.#writes.get(key)
     if (w !== undefined) return w === null ? undefined : w
+    if (this.#prefetched.has(key)) return this.#prefetched.get(key)
     return this.#db.getSync(key)
+  }
+
+  /**
+   * Reads `keys` from the database in one multi-get, for an overlay about to read them one by
+   * one (a block's accounts and index counters); they also serve as the undo record's priors.
+   */
+  prefetch (keys: Iterable<string>): void {
+    const missing = [...new Set(keys)].filter((k) => !this.#prefetched.has(k) && !this.#writes.has(k))
+    if (missing.length === 0) return
+    const values = this.#db.getManySync(missing)
+    missing.forEach((k, i) => { this.#prefetched.set(k, values[i]) })
   }
 
   put (key: string, value: Uint8Array): void { this.#set(key, value) }
@@ -67,7 +82,10 @@ export class StateOverlay {
    */
   commitOps (): { ops: KvOp[]; undo: UndoRecord } {
     const keys = [...this.#writes.keys()].sort()
-    const prior = this.#db.getManySync(keys)
+    const unread = keys.filter((k) => !this.#prefetched.has(k))
+    const read = this.#db.getManySync(unread)
+    const priorOf = new Map(unread.map((k, i) => [k, read[i]]))
+    const prior = keys.map((k) => this.#prefetched.has(k) ? this.#prefetched.get(k) : priorOf.get(k))
     const ops: KvOp[] = []
     const undo: UndoRecord = []
     keys.forEach((key, i) => {

@@ -10,7 +10,7 @@ import { encodeHeaderPrefix } from './header.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import { blockSubsidy } from './apply.ts'
 import { bohmToCoinFloor, coinToBohm } from './money.ts'
-import { blockOverheadSize, TX_SEPARATOR_BYTES, txSize } from './block-size.ts'
+import { blockSize, inBlockBytes, txSize } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
 
 export interface TemplateInput {
@@ -67,20 +67,19 @@ export function refreshTemplate (block: Block): BlockTemplate {
   return { block, prefix: encodeHeaderPrefix(block) }
 }
 
-/** What a block's user transactions may take: bytes (each counted with its separator) and gas. */
+/** What a block's user transactions may take: count, bytes (inBlockBytes of each) and gas. */
 export interface TemplateBudget { count: number; bytes: number; gas: number }
 
 /**
- * room for digits the coinbase amount may gain over the estimate (a JSON number is at most
- * 24 characters); a tight budget is then never exceeded by the final template
+ * room the coinbase and the transaction count may grow by between the estimate and the final
+ * template (a number is always 9 bytes; a count needs a second byte past 127)
  */
-const COINBASE_AMOUNT_SLACK = 24
+const TEMPLATE_SLACK = 8
 
 /** The budget of user transactions under `input`'s header, envelope and coinbase. */
 export function templateBudget (params: NetworkParams, input: Omit<TemplateInput, 'transactions'>): TemplateBudget {
   const { block } = assembleBlock(params, { ...input, transactions: [], coinbaseAmount: 0 })
-  const coinbaseBytes = txSize(block.transactions[0] as Transaction)
-  const bytes = params.maxBlockBytes - blockOverheadSize(block) - coinbaseBytes - COINBASE_AMOUNT_SLACK
+  const bytes = params.maxBlockBytes - blockSize(block) - TEMPLATE_SLACK
   return { count: params.maxTxPerBlock, bytes: Math.max(0, bytes), gas: params.blockGasLimit }
 }
 
@@ -97,7 +96,7 @@ export function fitToBudget (txs: readonly Transaction[], budget: TemplateBudget
   for (const tx of txs) {
     if (out.length >= budget.count) break
     if (blocked.has(tx.sender)) continue
-    const size = txSize(tx) + TX_SEPARATOR_BYTES
+    const size = inBlockBytes(txSize(tx))
     const g = declaredGas(tx)
     if (bytes + size > budget.bytes || gas + g > budget.gas) { blocked.add(tx.sender); continue }
     out.push(tx)

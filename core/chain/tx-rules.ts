@@ -6,7 +6,7 @@ import { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from './type
 import { TxError, TxErrorCode } from './errors.ts'
 import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
 import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
-import { encodeTx, BinaryJsonError } from './tx-codec.ts'
+import { BinaryJsonError } from './tx-codec.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
 import { TX_DATA_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
@@ -15,7 +15,7 @@ import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES } from '../crypto/mldsa.ts'
 
 export const MAX_MEMO_CHARS = 512
 export const MAX_DATA_BYTES = 256 * 1024
-/** one transaction's gas_limit; a network's blockGasLimit caps it further (never below two such transactions) */
+/** the most gas one transaction may reserve; a network whose blockGasLimit is lower caps it there */
 export const MAX_GAS_LIMIT = 10_000_000
 const HEX_RE = /^[0-9a-f]*$/
 // signatures are 9 KB of hex: the native round trip for even lengths, the regex for the rest
@@ -55,13 +55,13 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
   const extraData = unknownKey(tx.data, TX_DATA_KEYS)
   if (extraData !== undefined) bad(unknownKeyMessage('data', extraData))
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
+  let size = 0
   try {
-    encodeTx(tx) // first, since the size is measured on it too: its merkle leaf and stored form (docs/chain.md, "Binary encoding")
+    size = txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
   }
-  const size = txSize(tx)
   if (size > params.maxTxBytes) bad(`transaction is ${size} bytes, more than the ${params.maxTxBytes}-byte limit`)
   let amount: bigint
   let fee: bigint

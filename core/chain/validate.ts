@@ -5,15 +5,19 @@ import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
-import { merkleRoot } from './merkle.ts'
+import { merkleRootOfLeaves } from './merkle.ts'
+import { sha3_512 } from '../crypto/sha3.ts'
+import { encodeTx } from './tx-codec.ts'
 import { BinaryJsonError } from './binary-json.ts'
-import { checkEnvelopePresent, verifyAttestation } from './attestation.ts'
+import { checkEnvelopePresent, checkAttestation, verifyAttestation } from './attestation.ts'
+import type { PendingPairing } from './attestation.ts'
+import type { Attestation } from './types.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
 import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
 import type { CoreKind } from '../crypto/sha3.ts'
 import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
-import { blockSize } from './block-size.ts'
+import { blockSizeOfEncoded } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
 
 const HASH_RE = /^[0-9a-f]{128}$/
@@ -60,28 +64,27 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
     if (Array.isArray(tx)) reject(BlockErrorCode.BAD_FORMAT, `transaction ${i} must be an object`)
     onlyKnownKeys(tx, TX_KEYS, `transaction ${i}`)
   })
-  if (b.quantum_signature !== null && (!isRecord(b.quantum_signature))) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
+  if (b.quantum_signature !== null && !isRecord(b.quantum_signature)) reject(BlockErrorCode.BAD_FORMAT, 'quantum_signature must be an object')
   if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
 /** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
-function merkleRootOrReject (block: Block): string {
-  try {
-    return merkleRoot(block.transactions)
-  } catch (err) {
-    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `a transaction has no binary form: ${err.message}`)
-    throw err
-  }
-}
 
 export interface HeaderContext {
   parent: BlockMeta
   expectedDifficulty: number
   now: number
   powCore: CoreKind
+  /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
+  deferPairings?: boolean
+  /** hears the transactions' binary forms the merkle root was checked over (to store them) */
+  onEncoded?: (txs: Buffer[]) => void
 }
 
-export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): void {
+/** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
+export interface DeferredPairings { env: Attestation; pending: PendingPairing[] }
+
+export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): DeferredPairings | null {
   if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
@@ -98,13 +101,26 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
-  const size = blockSize(block)
+  // the transactions are encoded once: for the block's size, its merkle leaves and (through
+  // ctx.onEncoded) the bytes the chain stores
+  let size = 0
+  let encoded: Buffer[] = []
+  try {
+    encoded = block.transactions.map(encodeTx)
+    size = blockSizeOfEncoded(block, encoded)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `the block has no binary form: ${err.message}`)
+    throw err
+  }
   if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
   const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
   if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRootOrReject(block) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (merkleRootOfLeaves(encoded.map((bytes) => sha3_512(bytes))) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  ctx.onEncoded?.(encoded)
+  if (ctx.deferPairings === true) return checkAttestation(params, block)
   verifyAttestation(params, block)
+  return null
 }

@@ -4,12 +4,16 @@ import { sha3_256Hex } from '../crypto/sha3.ts'
 import { typeText } from './ast.ts'
 import type { EventDecl } from './ast.ts'
 import type { CheckedContract } from './checker.ts'
+import { stateEffects } from './effects.ts'
 
 export interface AbiMethod {
   name: string
   selector: number
   params: Array<{ name: string; type: string }>
   returns: string | null
+  /** false when the method writes no storage, emits no event and sends no coin (directly or
+   *  through calls): it can run as a free read-only query */
+  mutates: boolean
 }
 
 export interface AbiStorage { name: string; type: string; slot: number | string }
@@ -40,13 +44,15 @@ export function eventTopic (event: EventDecl): string {
 
 export function buildAbi (checked: CheckedContract): ContractAbi {
   const methods: AbiMethod[] = []
+  const effects = stateEffects(checked)
   for (const { decl, selector } of checked.functions.values()) {
     if (selector === null) continue
     methods.push({
       name: decl.name,
       selector,
       params: decl.params.map((p) => ({ name: p.name, type: typeText(p.type) })),
-      returns: decl.returns === null ? null : typeText(decl.returns)
+      returns: decl.returns === null ? null : typeText(decl.returns),
+      mutates: effects.get(decl.name) ?? true
     })
   }
   return {

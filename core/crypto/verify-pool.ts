@@ -5,6 +5,7 @@
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { MldsaCoreKind } from './mldsa.ts'
+import type { BeaconPairingInput } from '../entropy/beacon-verify.ts'
 
 export interface SignatureCheck {
   publicKey: Uint8Array
@@ -15,14 +16,18 @@ export interface SignatureCheck {
 export interface SignatureVerifier {
   /** one result per check, in order */
   verifyAll(checks: SignatureCheck[]): Promise<boolean[]>
+  /** beacon BLS pairings (runs of one beacon batch-verified), one result per input, in order */
+  verifyBeacons?(inputs: BeaconPairingInput[]): Promise<boolean[]>
 }
 
-export interface VerifyJob { id: number; checks: SignatureCheck[] }
+export type VerifyJob = { id: number; kind?: 'mldsa'; checks: SignatureCheck[] } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
 export interface VerifyReply { id: number; results: boolean[] }
 
 interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) => void; worker: Worker }
 
 const workerUrl = new URL('./verify-worker.ts', import.meta.url)
+/** below this many rounds per thread, splitting a beacon run costs more batching than it gains */
+const BEACON_BATCH_MIN = 8
 
 export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
@@ -49,6 +54,22 @@ export class SignatureVerifyPool implements SignatureVerifier {
     return (await Promise.all(parts)).flat()
   }
 
+  /**
+   * Beacon pairings on the same threads as the ML-DSA checks. Inputs are split per beacon so
+   * each thread gets whole runs to batch; a block's one or two rounds go to one thread while
+   * its transactions' signatures keep the others busy.
+   */
+  async verifyBeacons (inputs: BeaconPairingInput[]): Promise<boolean[]> {
+    if (this.#closed) throw new Error('signature verify pool is closed')
+    if (inputs.length === 0) return []
+    const workers = Math.min(this.threads, Math.ceil(inputs.length / BEACON_BATCH_MIN))
+    const per = Math.ceil(inputs.length / workers)
+    const parts: Array<Promise<boolean[]>> = []
+    // the last thread first: the ML-DSA split starts at thread 0, so a lone block's pairing runs beside it
+    for (let w = 0; w < workers; w++) parts.push(this.#post(this.threads - 1 - w, { kind: 'beacon', beacons: inputs.slice(w * per, (w + 1) * per) }))
+    return (await Promise.all(parts)).flat()
+  }
+
   async close (): Promise<void> {
     if (this.#closed) return
     this.#closed = true
@@ -59,12 +80,16 @@ export class SignatureVerifyPool implements SignatureVerifier {
   }
 
   #run (index: number, checks: SignatureCheck[]): Promise<boolean[]> {
+    return this.#post(index, { kind: 'mldsa', checks })
+  }
+
+  #post (index: number, job: { kind: 'mldsa'; checks: SignatureCheck[] } | { kind: 'beacon'; beacons: BeaconPairingInput[] }): Promise<boolean[]> {
     const worker = this.#workers[index] ?? this.#spawn(index)
     const id = this.#nextId++
     return new Promise<boolean[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker })
       this.#setBusy(worker, +1)
-      worker.postMessage({ id, checks } satisfies VerifyJob)
+      worker.postMessage({ id, ...job } satisfies VerifyJob)
     })
   }
 

@@ -1,7 +1,8 @@
 // Proof-of-work core interface. The header's 8-byte big-endian nonce is its LAST field
 // (DESIGN 3) so a core can absorb the fixed prefix once per template (midstate) and run
-// only the final Keccak-f permutation per nonce. Two cores implement it: the AssemblyScript
-// one (pow-wasm.ts, default) and its JS twin (pow-js.ts); both find the same nonces.
+// only the final Keccak-f permutation per nonce. Two kinds implement it: the AssemblyScript
+// one (pow-wasm.ts, default: the SIMD build where the engine has WebAssembly SIMD, else the
+// scalar one) and its JS twin (pow-js.ts); all find the same nonces.
 import type { CoreKind } from '../crypto/sha3.ts'
 import { jsPowCore } from './pow-js.ts'
 import { wasmPowCore } from './pow-wasm.ts'
@@ -32,7 +33,7 @@ export function meetsDifficulty (hash: Uint8Array, difficulty: number): boolean 
   return (difficulty & 1) === 0 || hash[fullBytes]! < 0x10
 }
 
-/** The core of that kind; the WASM one loads wasm/build/pow.wasm on first use. */
+/** The core of that kind; the WASM one loads wasm/build/pow-simd.wasm (or pow.wasm) on first use. */
 export function getPowCore (kind: CoreKind): PowCore {
   if (kind === 'wasm') return wasmPowCore
   if (kind === 'js') return jsPowCore

@@ -1,6 +1,8 @@
-// PoW through the AssemblyScript core (wasm/assembly/pow.ts). The prefix is handed to the
-// core once per distinct prefix (it keeps the midstate); a search is then one call into WASM
-// per up-to-2^30 nonces. The module is loaded on first use, not on import.
+// PoW through the AssemblyScript cores: wasm/assembly/pow-simd.ts (two nonces per Keccak-f in
+// v128 lanes) where the engine supports WebAssembly SIMD, else the scalar wasm/assembly/pow.ts.
+// Both export the same interface and find the same nonces. The prefix is handed to a core once
+// per distinct prefix (it keeps the midstate); a search is then one call into WASM per
+// up-to-2^30 nonces. A module is loaded on first use, not on import.
 import { loadWasmCore } from '../wasm/load.ts'
 import { HASH_BYTES, checkNonce, checkSearch } from './nonce.ts'
 import type { PowCore, PowSearchResult } from './pow-core.ts'
@@ -30,25 +32,62 @@ interface LoadedCore {
   prefix: Buffer | null // the prefix whose midstate the core holds
 }
 
-let loaded: LoadedCore | null = null
+export type WasmPowModule = 'pow' | 'pow-simd'
 
-function core (): LoadedCore {
-  if (loaded === null) {
-    const exports = loadWasmCore('pow').exports as unknown as PowExports
-    loaded = {
-      exports,
-      memory: new Uint8Array(exports.memory.buffer),
-      input: exports.inputPointer(),
-      digest: exports.digestPointer(),
-      chunk: exports.chunkBytes(),
-      prefix: null
+// v128.const 0 returned from a function: validates only where the engine has SIMD
+const SIMD_PROBE = Uint8Array.of(
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,
+  0x03, 0x02, 0x01, 0x00,
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x0b
+)
+
+export function simdSupported (): boolean { return WebAssembly.validate(SIMD_PROBE) }
+
+function makeCore (name: WasmPowModule): PowCore {
+  let loaded: LoadedCore | null = null
+  const core = (): LoadedCore => {
+    if (loaded === null) loaded = load(name)
+    return loaded
+  }
+  return {
+    kind: 'wasm',
+    hashHeader (prefix: Uint8Array, nonce: number): Uint8Array {
+      checkNonce(nonce)
+      const c = withPrefix(core(), prefix)
+      c.exports.hashHeader(nonce)
+      return c.memory.slice(c.digest, c.digest + HASH_BYTES)
+    },
+    search (prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult {
+      checkSearch(start, count, difficulty)
+      const c = withPrefix(core(), prefix)
+      for (let done = 0; done < count;) {
+        const n = Math.min(count - done, MAX_NONCES_PER_CALL)
+        const index = c.exports.search(start + done, n, difficulty)
+        if (index >= 0) {
+          const hash = c.memory.slice(c.digest, c.digest + HASH_BYTES)
+          return { found: true, nonce: start + done + index, hash, tried: done + index + 1 }
+        }
+        done += n
+      }
+      return { found: false, nonce: start + count, hash: null, tried: count }
     }
   }
-  return loaded
 }
 
-function coreWithPrefix (prefix: Uint8Array): LoadedCore {
-  const c = core()
+function load (name: WasmPowModule): LoadedCore {
+  const exports = loadWasmCore(name).exports as unknown as PowExports
+  return {
+    exports,
+    memory: new Uint8Array(exports.memory.buffer),
+    input: exports.inputPointer(),
+    digest: exports.digestPointer(),
+    chunk: exports.chunkBytes(),
+    prefix: null
+  }
+}
+
+function withPrefix (c: LoadedCore, prefix: Uint8Array): LoadedCore {
   const view = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
   if (c.prefix !== null && c.prefix.equals(view)) return c
   const wholeBytes = prefix.length - (prefix.length % RATE)
@@ -65,26 +104,18 @@ function coreWithPrefix (prefix: Uint8Array): LoadedCore {
   return c
 }
 
+export const wasmScalarPowCore: PowCore = makeCore('pow')
+export const wasmSimdPowCore: PowCore = makeCore('pow-simd')
+
+let chosen: PowCore | null = null
+/** The SIMD core where the engine supports it, else the scalar one; decided on first use. */
+function best (): PowCore {
+  chosen ??= simdSupported() ? wasmSimdPowCore : wasmScalarPowCore
+  return chosen
+}
+
 export const wasmPowCore: PowCore = {
   kind: 'wasm',
-  hashHeader (prefix: Uint8Array, nonce: number): Uint8Array {
-    checkNonce(nonce)
-    const c = coreWithPrefix(prefix)
-    c.exports.hashHeader(nonce)
-    return c.memory.slice(c.digest, c.digest + HASH_BYTES)
-  },
-  search (prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult {
-    checkSearch(start, count, difficulty)
-    const c = coreWithPrefix(prefix)
-    for (let done = 0; done < count;) {
-      const n = Math.min(count - done, MAX_NONCES_PER_CALL)
-      const index = c.exports.search(start + done, n, difficulty)
-      if (index >= 0) {
-        const hash = c.memory.slice(c.digest, c.digest + HASH_BYTES)
-        return { found: true, nonce: start + done + index, hash, tried: done + index + 1 }
-      }
-      done += n
-    }
-    return { found: false, nonce: start + count, hash: null, tried: count }
-  }
+  hashHeader: (prefix, nonce) => best().hashHeader(prefix, nonce),
+  search: (prefix, start, count, difficulty) => best().search(prefix, start, count, difficulty)
 }

@@ -1,6 +1,7 @@
 // Blocks as the explorer, the dashboard and the stream show them (SPEC 2.4). A summary can
 // be built from the stored block meta alone, so block lists never parse whole blocks.
-import type { Block } from '../chain/types.ts'
+import type { Block, QuantumSignature } from '../chain/types.ts'
+import { attestationFacts } from '../chain/attestation.ts'
 import type { BlockMeta } from '../chain/keys.ts'
 import { decodeTx } from './tx-view.ts'
 import type { DecodedTx } from './tx-view.ts'
@@ -24,6 +25,11 @@ export interface BlockDetail extends BlockSummary {
   qrng_attestation_present: boolean
   /** registered source id named by the attestation, null for genesis */
   qrng_source: string | null
+  /** the whole attestation envelope (null for genesis), as hashed into the header */
+  quantum_signature: QuantumSignature | null
+  /** at least one beacon round backs the entropy (docs/entropy.md) */
+  entropy_verifiable: boolean
+  beacon_rounds: Array<{ source: string; round: number }>
   transactions: DecodedTx[]
 }
 
@@ -62,6 +68,8 @@ export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
     nonce: block.nonce,
     qrng_attestation_present: attestation !== undefined && attestation !== null,
     qrng_source: attestation?.source ?? null,
+    quantum_signature: block.quantum_signature,
+    ...attestationFacts(block.quantum_signature),
     transactions: block.transactions.map((tx) => decodeTx(tx, nameOf))
   }
 }

@@ -81,15 +81,54 @@ const decodedTxRequired = ['tx_id', 'sender', 'sender_name', 'recipient', 'recip
 
 export const decodedTxSchema = { type: 'object', required: decodedTxRequired, properties: decodedTxProperties } as const
 
+/** One beacon round quoted by an envelope v2 (docs/entropy.md). */
+export const beaconEvidenceSchema = {
+  type: 'object',
+  required: ['source', 'round', 'signature', 'randomness'],
+  properties: { source: str, round: int, signature: str, randomness: str, previous_signature: { type: 'string', description: 'chained schemes only' } }
+} as const
+
+/** The attestation envelope as hashed into the header: every field, so anyone can re-verify it. */
+export const attestationSchema = {
+  type: 'object',
+  required: ['version', 'entropy_seed', 'entropy_proof', 'commitment', 'source', 'device_id', 'proof_type', 'health', 'beacons', 'local_entropy'],
+  properties: {
+    version: int,
+    entropy_seed: str,
+    entropy_proof: str,
+    commitment: str,
+    source: str,
+    device_id: str,
+    proof_type: str,
+    health: {
+      type: 'object',
+      required: ['monobit_ratio', 'fano_factor', 'pool_size', 'timestamp'],
+      properties: { monobit_ratio: num, fano_factor: num, pool_size: int, timestamp: ts }
+    },
+    beacons: { type: 'array', items: beaconEvidenceSchema },
+    local_entropy: str,
+    signature: str,
+    public_key: str
+  }
+} as const
+
 export const blockDetailSchema = {
   type: 'object',
-  required: [...blockSummaryRequired, 'merkle_root', 'nonce', 'qrng_attestation_present', 'transactions'],
+  required: [...blockSummaryRequired, 'merkle_root', 'nonce', 'qrng_attestation_present', 'quantum_signature', 'entropy_verifiable', 'beacon_rounds', 'transactions'],
   properties: {
     ...blockSummaryProperties,
     merkle_root: str,
     nonce: int,
     qrng_attestation_present: bool,
     qrng_source: nullableStr,
+    quantum_signature: {
+      type: ['object', 'null'],
+      required: ['qrng_attestation'],
+      properties: { qrng_attestation: attestationSchema },
+      description: 'the attestation envelope; null for genesis'
+    },
+    entropy_verifiable: { type: 'boolean', description: 'at least one beacon round backs the block\'s entropy' },
+    beacon_rounds: { type: 'array', items: { type: 'object', required: ['source', 'round'], properties: { source: str, round: int } } },
     transactions: { type: 'array', items: decodedTxSchema }
   }
 } as const

@@ -19,6 +19,7 @@ export default definePlugin<AdminConfig>({
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
   provides: [],
   needs: ['accounts', 'chain', 'publicHttp'],
+  optional: ['faucet'],
   configSchema: {
     properties: {
       rateLimits: {
@@ -51,7 +52,7 @@ export default definePlugin<AdminConfig>({
         if (offered) await failedLogins.count(request)
         throw adminAuthError()
       })
-      registerAdminRoutes(scope, { accounts, chain })
+      registerAdminRoutes(scope, { accounts, chain, faucet: ctx.tryResolve('faucet') })
       await registerAdminPage(scope)
     })
     ctx.logger.info({ user: creds.user, source: creds.source }, 'admin interface at /admin')

@@ -5,11 +5,13 @@ import { bohmToCoin } from '../../core/chain/money.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import { INVITE_DEFAULT_USES, INVITE_MAX_USES } from '../../core/accounts/store.ts'
-import { toHttpError } from '../../core/accounts/errors.ts'
+import { accountErrors, toHttpError } from '../../core/accounts/errors.ts'
+import type { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
 
 export interface AdminDeps {
   accounts: AccountStore
   chain: ChainService
+  faucet?: FaucetQueue
 }
 
 type Body = Record<string, unknown>
@@ -70,7 +72,9 @@ const pendingQuery = {
   additionalProperties: false
 } as const
 
-export function registerAdminRoutes (app: FastifyInstance, { accounts, chain }: AdminDeps): void {
+export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, faucet }: AdminDeps): void {
+  if (faucet !== undefined) registerFaucetRoutes(app, accounts, chain, faucet)
+
   app.get('/api/admin/pending', {
     schema: { tags, summary: 'pending signups, oldest first (FIFO), a page at a time', querystring: pendingQuery, response: errors }
   }, async (request) => {
@@ -140,5 +144,25 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain }: 
     const body = bodyOf(request)
     const record = await accountCall(() => accounts.revokeToken({ token: body.token, token_hash: body.token_hash, id: body.id }))
     return { status: 'revoked', token_hash: record.token_hash }
+  })
+}
+
+/** the faucet queue: drips waiting for the faucet wallet, and the admin's "pay again" */
+function registerFaucetRoutes (app: FastifyInstance, accounts: AccountStore, chain: ChainService, faucet: FaucetQueue): void {
+  app.get('/api/admin/faucet', { schema: { tags, summary: 'faucet wallet and the drips not yet in a block (waiting in line, or sent)', response: errors } }, async () => ({
+    wallet: { address: faucet.from, balance: bohmToCoin(chain.getAccount(faucet.from).balance) },
+    drip_amount: faucet.amount,
+    drips: faucet.list()
+  }))
+
+  app.post('/api/admin/faucet/pay', {
+    schema: { tags, summary: 'pay again: try the user\'s waiting drip now, ahead of the line, or queue a new drip if none is outstanding', body: nameBody, response: errors }
+  }, async (request) => {
+    const name = bodyOf(request).name
+    if (typeof name !== 'string' || name.length === 0) throw toHttpError(accountErrors.badField('name is required'))
+    const user = accounts.user(name)
+    if (user === undefined) throw toHttpError(accountErrors.unknownUser(name))
+    const drip = await faucet.payAgain(user.address, user.name)
+    return { status: drip.status === 'sent' ? 'sent' : 'waiting', name: user.name, address: user.address, tx_id: drip.tx_id, position: drip.position, reason: drip.last_error }
   })
 }

@@ -24,8 +24,19 @@ import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
 import type { CoreKind } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
+import { BoundedCache } from '../../core/bounded-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
+import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
+import { verifyPairings } from '../../core/entropy/beacon-batch.ts'
+import { verifiedBeacons } from '../../core/entropy/beacon-cache.ts'
+import type { BeaconPairingInput } from '../../core/entropy/beacon-verify.ts'
+
+// Decoded blocks and transactions by content key (a block hash; a block hash and an index),
+// which never change meaning: the explorer's block and tx lookups of buried blocks skip the
+// reads and decoding. Sizes count the decoded form (hex strings), about twice the stored bytes.
+const BLOCK_CACHE = { maxEntries: 512, maxSize: 16 << 20 }
+const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
 
 /** below this many signatures a block verifies faster inline than through the threads */
 const PARALLEL_VERIFY_MIN = 4
@@ -66,6 +77,8 @@ const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockM
 export class Chain implements ChainService {
   readonly params: NetworkParams
   readonly #db: KvStore
+  readonly #blocks = new BoundedCache<string, Block>(BLOCK_CACHE)
+  readonly #txs = new BoundedCache<string, Transaction>(TX_CACHE)
   readonly #hooks: Hooks
   readonly #log: Logger
   readonly #opts: ChainOptions
@@ -106,9 +119,9 @@ export class Chain implements ChainService {
     this.#genesis = genesis.hash
   }
 
-  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord): KvOp[] {
+  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
     return [
-      ...blockBodyOps(block),
+      ...blockBodyOps(block, encoded),
       headerOp(block),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
@@ -135,9 +148,17 @@ export class Chain implements ChainService {
     return this.#db.getSync(chainKey.mainHash(height))?.toString('utf8')
   }
 
+  /** Callers share the cached object: a block read here must not be modified. */
   async getBlockByHash (hash: string): Promise<Block | undefined> {
-    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
-    return head === undefined ? undefined : assembleStoredBlock(head, this.#db.getManySync(blockTxKeys(hash, head)))
+    const cached = this.#blocks.get(hash)
+    if (cached !== undefined) return cached
+    const rawHead = await this.#db.get(chainKey.block(hash))
+    const head = parseJson<StoredBlockHead>(rawHead)
+    if (head === undefined) return undefined
+    const raws = this.#db.getManySync(blockTxKeys(hash, head))
+    const block = assembleStoredBlock(head, raws)
+    if (block !== undefined) this.#blocks.set(hash, block, 2 * raws.reduce((n, r) => n + (r?.length ?? 0), rawHead?.length ?? 0))
+    return block
   }
 
   /** The block's binary form (tx-codec.ts) from the stored bytes, without decoding its transactions. */
@@ -186,7 +207,13 @@ export class Chain implements ChainService {
   async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
     const location = this.#location(txId)
     if (location === undefined) return undefined
-    const tx = storedTx(this.#db.getSync(chainKey.blockTx(location.hash, location.index)))
+    const key = chainKey.blockTx(location.hash, location.index)
+    let tx = this.#txs.get(key)
+    if (tx === undefined) {
+      const raw = this.#db.getSync(key)
+      tx = storedTx(raw)
+      if (tx !== undefined) this.#txs.set(key, tx, 2 * (raw?.length ?? 0))
+    }
     return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
   }
 
@@ -280,13 +307,17 @@ export class Chain implements ChainService {
     if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
     // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
     const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
+    let encoded: Buffer[] | undefined
     try {
-      validateBlockContext(this.params, block, {
+      const deferred = validateBlockContext(this.params, block, {
         parent,
         expectedDifficulty: this.#expectedDifficulty(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
-        powCore: this.#opts.powCore
+        powCore: this.#opts.powCore,
+        deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
+        onEncoded: (txs) => { encoded = txs }
       })
+      if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
@@ -296,7 +327,7 @@ export class Chain implements ChainService {
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false, preverified)
+      await this.#connect(block, work, origin, false, preverified, encoded)
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -304,7 +335,7 @@ export class Chain implements ChainService {
     // A side branch: store it; switch only when strictly heavier.
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
-      ...blockBodyOps(block),
+      ...blockBodyOps(block, encoded),
       headerOp(block),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.sideBlock(block.height, block.hash), value: new Uint8Array(0) }
@@ -312,6 +343,31 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /** Beacon pairings on the verify pool (beside the ML-DSA checks); inline when the pool fails. */
+  async #pairOnPool (inputs: BeaconPairingInput[]): Promise<boolean[]> {
+    const verifier = this.#opts.signatureVerifier
+    if (verifier?.verifyBeacons !== undefined) {
+      try {
+        return await verifier.verifyBeacons(inputs)
+      } catch (err) {
+        this.#log.warn({ err }, 'beacon verification on the pool failed; verifying inline')
+      }
+    }
+    return verifyPairings(inputs)
+  }
+
+  /**
+   * Batch-verifies the beacon rounds of a run of blocks before they are processed one by one
+   * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
+   * successes are remembered; a bad round is found again, and named, by its block's validation.
+   */
+  async preverifyBeacons (blocks: readonly Block[]): Promise<void> {
+    const wanted = beaconPairingsOf(this.params, blocks)
+    if (wanted.length === 0) return
+    const results = await this.#pairOnPool(wanted.map((w) => w.input))
+    wanted.forEach((w, i) => { if (results[i] === true) verifiedBeacons.add(w.cacheKey) })
   }
 
   /**
@@ -424,7 +480,8 @@ export class Chain implements ChainService {
   }
 
   /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>): Promise<AppliedBlock> {
+  /** `encoded`: the transactions' binary forms when validation just made them (else made here). */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
     const preverified = await (started ?? this.#preverify(block))
     const o = new StateOverlay(this.#db)
     const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
@@ -435,14 +492,14 @@ export class Chain implements ChainService {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
-        ...blockBodyOps(block),
+        ...blockBodyOps(block, encoded),
         { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
       ])
       throw err
     }
     const meta = metaOf(block, work, 'main')
     const { ops, undo } = o.commitOps()
-    ops.push(...this.#linkOps(block, meta, undo))
+    ops.push(...this.#linkOps(block, meta, undo, encoded))
     await this.#db.write(ops)
     this.#tip = meta
     this.#announce(block, applied, reorg)

@@ -3,12 +3,14 @@ import { definePlugin } from '../../core/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
 import { Chain } from './chain.ts'
-import { Mempool } from './mempool.ts'
+import { DEFAULT_MEMPOOL_BYTES, Mempool } from './mempool.ts'
 import { createContractExecutor } from './contracts.ts'
 import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 interface ChainPluginConfig {
   mempoolCapacity: number
+  /** bytes (txSize) all pending transactions together may take */
+  mempoolMaxBytes: number
   perSenderLimit: number
   mempoolTtlHours: number
   /** threads verifying a block's signatures; null = one per core */
@@ -23,6 +25,7 @@ export default definePlugin<ChainPluginConfig>({
   configSchema: {
     properties: {
       mempoolCapacity: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 5000 },
+      mempoolMaxBytes: { type: 'integer', minimum: 1024 * 1024, maximum: 16 * 1024 * 1024 * 1024, default: DEFAULT_MEMPOOL_BYTES },
       perSenderLimit: { type: 'integer', minimum: 1, maximum: 10_000, default: 64 },
       mempoolTtlHours: { type: 'number', exclusiveMinimum: 0, default: 72 },
       verifyThreads: { type: ['integer', 'null'], minimum: 1, maximum: 64, default: null }
@@ -50,6 +53,7 @@ export default definePlugin<ChainPluginConfig>({
       params: ctx.params,
       hooks: ctx.hooks,
       capacity: ctx.config.mempoolCapacity,
+      maxBytes: ctx.config.mempoolMaxBytes,
       perSenderLimit: ctx.config.perSenderLimit,
       ttlSeconds: ctx.config.mempoolTtlHours * 3600,
       contractsEnabled: executor !== null

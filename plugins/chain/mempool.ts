@@ -10,11 +10,11 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkTxFormat, checkTxSignature } from '../../core/chain/tx-rules.ts'
 import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
-import { TX_SEPARATOR_BYTES, txSize } from '../../core/chain/block-size.ts'
+import { inBlockBytes, txSize } from '../../core/chain/block-size.ts'
 import { declaredGas } from '../../core/chain/tx-rules.ts'
 import type { TemplateBudget } from '../../core/chain/template.ts'
 
-/** default byte budget: 5,000 ordinary transactions (~10 KB) fit, or ~440 of the largest allowed */
+/** default byte budget: 5,000 ordinary transfers (~5-7 KB) fit many times, or ~440 of the largest allowed */
 export const DEFAULT_MEMPOOL_BYTES = 128 * 1024 * 1024
 
 export interface MempoolOptions {
@@ -192,7 +192,7 @@ export class Mempool implements MempoolService {
         const expect = nextNonce.get(e.tx.sender) ?? this.#opts.chain.getAccount(e.tx.sender).nonce
         if (e.tx.nonce !== expect) continue
         if (budget !== undefined) {
-          const size = e.bytes + TX_SEPARATOR_BYTES
+          const size = inBlockBytes(e.bytes)
           const g = declaredGas(e.tx)
           if (bytes + size > budget.bytes || gas + g > budget.gas) { blocked.add(e.tx.sender); continue }
           bytes += size

@@ -30,6 +30,8 @@ export interface AuthPolicy {
   requireAuth: boolean
   /** route patterns that need the key whatever requireAuth says (write methods) */
   writeRoutes: ReadonlySet<string>
+  /** route patterns never guarded: the page shell and its static assets, which hold no node data */
+  openRoutes?: ReadonlySet<string>
 }
 
 export function installAuth (app: FastifyInstance, policy: AuthPolicy): void {
@@ -37,7 +39,7 @@ export function installAuth (app: FastifyInstance, policy: AuthPolicy): void {
     // the matched route pattern, not the raw URL: encodings or trailing bits cannot dodge it
     const route = request.routeOptions.url
     const write = route !== undefined && policy.writeRoutes.has(route)
-    const open = route !== undefined && ALWAYS_OPEN_ROUTES.has(route)
+    const open = route !== undefined && (ALWAYS_OPEN_ROUTES.has(route) || policy.openRoutes?.has(route) === true)
     if (write || (policy.requireAuth && !open)) requireApiKey(request, policy.key)
   })
 }

@@ -4,6 +4,8 @@
 import type { EntropyProvider, MinerService, PeerInfo, PeerService, SyncState } from '../../core/services.ts'
 import type { Kernel } from '../../core/kernel.ts'
 import { nodeVersion } from '../../core/version.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import { trustedBeacons } from '../../config/entropy-sources.ts'
 
 export interface OptionalServices {
   miner(): MinerService | undefined
@@ -66,13 +68,16 @@ export function miningView (svc: OptionalServices) {
   }
 }
 
-export function qrngView (svc: OptionalServices) {
+/** @param params the chain's, whose trusted beacons (with their pinned keys) are published */
+export function qrngView (svc: OptionalServices, params: NetworkParams) {
+  const beacons = trustedBeacons(params.trustedSources, params.sourceRegistry)
   const entropy = svc.entropy()
   if (entropy === undefined) {
-    return { reachable: false, host: '', port: 0, last_fetch_at: null, pool_available_bytes: 0, source: null, reason: 'no entropy provider loaded' }
+    return { reachable: false, host: '', port: 0, last_fetch_at: null, pool_available_bytes: 0, source: null, reason: 'no entropy provider loaded', beacons }
   }
   const s = entropy.status()
   return {
+    beacons,
     reachable: s.reachable,
     host: s.host,
     port: s.port,

@@ -95,7 +95,12 @@ export const qrngSchema = obj({
   last_fetch_at: { type: ['number', 'null'], description: 'Unix seconds, null before the first fetch' },
   pool_available_bytes: int,
   source: nullableStr,
-  reason: nullableStr
+  reason: nullableStr,
+  beacons: {
+    type: 'array',
+    description: 'every beacon the network trusts, with the key its rounds must verify under',
+    items: obj({ id: str, scheme: str, public_key: str, period: int, genesis_time: int, chain_hash: str })
+  }
 })
 
 export const qrngRandomSchema = obj({

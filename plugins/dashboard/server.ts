@@ -16,6 +16,7 @@ import type { OptionalServices } from './node-status.ts'
 import { registerChainRoutes } from './routes/chain-routes.ts'
 import { registerNodeRoutes } from './routes/node-routes.ts'
 import { registerSubmitRoute, SUBMIT_ROUTE } from './routes/submit-route.ts'
+import { DASHBOARD_PAGE_ROUTES, registerDashboardPage } from './page.ts'
 
 export interface DashboardDeps {
   logger: Logger
@@ -37,7 +38,7 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
   const { kernel, view, services } = deps
   const app = createHttpServer({ logger: deps.logger, name: 'dashboard' })
   await publishOpenApi(app, { title: 'ledger node — dashboard API', description: 'node-local operator dashboard', version: nodeVersion(kernel.params) })
-  installAuth(app, { key: deps.apiKey, requireAuth: deps.requireAuth, writeRoutes: new Set([SUBMIT_ROUTE]) })
+  installAuth(app, { key: deps.apiKey, requireAuth: deps.requireAuth, writeRoutes: new Set([SUBMIT_ROUTE]), openRoutes: DASHBOARD_PAGE_ROUTES })
 
   const metrics = createMetricsRegistry({
     chainHeight: () => view.chain.tip().height,
@@ -52,7 +53,9 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
     uptimeSeconds: () => Math.max(0, Date.now() / 1000 - kernel.startedAt)
   })
 
-  app.get('/', { schema: { hide: true } }, async () => ({ service: 'dashboard', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
+  // the page is at /, the JSON index it replaced at /api
+  app.get('/api', { schema: { hide: true } }, async () => ({ service: 'dashboard', page: '/', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
+  await registerDashboardPage(app)
   registerNodeRoutes(app, { kernel, chain: view.chain, services, nodeId: deps.nodeId, metrics })
   registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
   registerSubmitRoute(app, view.mempool)

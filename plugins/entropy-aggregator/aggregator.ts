@@ -59,6 +59,8 @@ export interface AttestedTake extends EntropyTake {
  * may take a few seconds to find the nonce.
  */
 export const EVIDENCE_MAX_AGE_S = 40
+/** a held round younger than max(period, this) is quoted without asking the beacon again */
+const EVIDENCE_REFRESH_MIN_S = 10
 
 export interface LastFill {
   source: string
@@ -231,7 +233,8 @@ export class EntropyAggregator {
     const pin = beaconPin(id)
     const known = this.#evidence.get(id)
     const nowS = this.#now() / 1000
-    if (pin !== null && known !== undefined && beaconRoundTime(pin, known.round) >= nowS - EVIDENCE_MAX_AGE_S) return known
+    // the newest round is asked for once a period (at most every 10 s); what is held is used until then
+    if (pin !== null && known !== undefined && beaconRoundTime(pin, known.round) >= nowS - Math.max(pin.period, EVIDENCE_REFRESH_MIN_S)) return known
     const source = this.#sources.find((s) => s.source.id === id)?.source
     if (source?.latestEvidence === undefined) return null
     const deadline = new AbortController()

@@ -6,6 +6,7 @@
 // host '127.0.0.1', port 8420, network 'testnet' (whose trust list the sources must satisfy),
 // sources/minQuorum as in the plugin config (null or absent: the network's defaults), settings:
 // any other key of the plugin config section (poolCapacity, fetchTimeoutMs, beacons, selfHosted …).
+import { watchForStop } from '../../core/lifecycle.ts'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
@@ -80,7 +81,8 @@ export async function startEntropyServer (o: EntropyServerOptions = {}): Promise
   }
 }
 
-/** startEntropyServer, then closes cleanly on SIGINT / SIGTERM and exits. For the CLI. */
+/** startEntropyServer, then closes cleanly on SIGINT / SIGTERM / SIGHUP or when the process
+ *  that started it (npx) exits, and exits. For the CLI. */
 export async function runEntropyServer (o: EntropyServerOptions = {}): Promise<RunningEntropyServer> {
   const server = await startEntropyServer(o)
   let closing = false
@@ -91,7 +93,6 @@ export async function runEntropyServer (o: EntropyServerOptions = {}): Promise<R
     hard.unref()
     server.close().then(() => process.exit(0), () => process.exit(1))
   }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
+  watchForStop(shutdown)
   return server
 }

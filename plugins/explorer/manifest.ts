@@ -5,13 +5,14 @@ import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
 import { registerExplorerPage } from './page.ts'
+import { registerVendorModules } from './vendor.ts'
 
 export default definePlugin({
   name: 'explorer',
   description: 'public chain explorer: API and web page',
   provides: [],
   needs: ['chain', 'mempool', 'publicHttp'],
-  optional: ['names'],
+  optional: ['names', 'contractAbis'],
   configSchema: { properties: {}, additionalProperties: false },
   async register (ctx) {
     const view: ViewContext = {
@@ -23,7 +24,8 @@ export default definePlugin({
       addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
     }
     const app = ctx.resolve('publicHttp')
-    registerExplorerRoutes(app, view)
+    registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'))
+    registerVendorModules(app)
     await registerExplorerPage(app)
   }
 })

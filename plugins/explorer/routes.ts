@@ -3,6 +3,9 @@
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../../core/http.ts'
 import type { ViewContext } from '../../core/views/context.ts'
+import type { ContractAbiDirectory } from '../../core/services.ts'
+import { decodeTx } from '../../core/views/tx-view.ts'
+import { pagination } from '../../core/views/pagination.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'
 import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
 import { lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
@@ -12,10 +15,11 @@ import { receiptBody } from '../../core/views/receipt-view.ts'
 import { pageQuerySchema, pageRequest } from '../../core/views/pagination.ts'
 import { VIEW_ERRORS } from '../../core/views/errors.ts'
 import {
-  addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, receiptListSchema,
+  addressDetailSchema, blockDetailSchema, blockPageSchema, decodedTxSchema, errorSchema, paginationSchema, receiptListSchema,
   receiptSchema, statsSchema, txLookupSchema
 } from '../../core/views/schemas.ts'
 import { EXPLORER_PAGE } from './page.ts'
+import { trustedBeacons } from '../../config/entropy-sources.ts'
 
 const tags = ['explorer']
 const pathParam = (name: string, description: string) => ({
@@ -29,9 +33,13 @@ export const EXPLORER_ROUTES = [
   '/api/explorer/stats',
   '/api/explorer/blocks',
   '/api/explorer/block/:height',
+  '/api/explorer/block/:height/raw',
+  '/api/explorer/beacons',
   '/api/explorer/tx/:tx_id',
   '/api/explorer/address/:address',
   '/api/explorer/search',
+  '/api/explorer/mempool',
+  '/api/explorer/abi/:address',
   '/api/receipt/:tx_id',
   '/api/receipts/block/:idx'
 ] as const
@@ -43,7 +51,7 @@ function heightOf (text: string): number {
   return height
 }
 
-export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext): void {
+export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined): void {
   app.get('/api/explorer', {
     schema: {
       tags,
@@ -77,6 +85,31 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
     return block
   })
+
+  // the block exactly as gossiped and stored (SPEC 2.3 wire form): what `ledger verify` and
+  // anyone else re-checks (header hash, PoW, merkle root, attestation, beacon signatures)
+  app.get('/api/explorer/block/:height/raw', {
+    schema: {
+      tags,
+      summary: 'one block as stored and gossiped, raw transactions and attestation envelope included',
+      params: pathParam('height', 'block height (integer)'),
+      response: { 200: { type: 'object', additionalProperties: true }, 400: errorSchema, 404: errorSchema }
+    }
+  }, async (request) => {
+    const height = heightOf((request.params as { height: string }).height)
+    const block = Number.isSafeInteger(height) && height >= 0 ? await ctx.chain.getBlockByHeight(height) : undefined
+    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    return block
+  })
+
+  // the same list as GET {dashboard}/api/qrng beacons: what the page verifies attestations under
+  app.get('/api/explorer/beacons', {
+    schema: {
+      tags,
+      summary: 'the beacons this network trusts, with the keys their rounds must verify under',
+      response: { 200: { type: 'object', required: ['beacons'], properties: { beacons: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, scheme: { type: 'string' }, public_key: { type: 'string' }, period: { type: 'integer' }, genesis_time: { type: 'integer' }, chain_hash: { type: 'string' } } } } } } }
+    }
+  }, async () => ({ beacons: trustedBeacons(ctx.params.trustedSources, ctx.params.sourceRegistry) }))
 
   app.get('/api/explorer/tx/:tx_id', {
     schema: {
@@ -121,6 +154,36 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext):
       }
     }
   }, async (request) => await resolveSearch(ctx, (request.query as { q: string }).q))
+
+  app.get('/api/explorer/mempool', {
+    schema: {
+      tags,
+      summary: 'pending transactions, in the order a miner takes them (highest fee first)',
+      querystring: pageQuerySchema,
+      response: {
+        200: { type: 'object', required: ['pending_count', 'transactions', 'pagination'], properties: { pending_count: { type: 'integer' }, transactions: { type: 'array', items: decodedTxSchema }, pagination: paginationSchema } },
+        400: errorSchema
+      }
+    }
+  }, async (request) => {
+    const page = pageRequest(request.query as { offset?: number; limit?: number })
+    const all = ctx.mempool.list()
+    const slice = all.slice(page.offset, page.offset + page.limit)
+    return { pending_count: all.length, transactions: slice.map((tx) => decodeTx(tx, ctx.nameOf)), pagination: pagination(page, all.length, slice.length) }
+  })
+
+  app.get('/api/explorer/abi/:address', {
+    schema: {
+      tags,
+      summary: 'the ABI of a contract when this node compiled it (playground deploys): decodes its logs',
+      params: pathParam('address', '40-hex contract address, with or without 0x'),
+      response: { 404: errorSchema }
+    }
+  }, async (request) => {
+    const abi = abis()?.abiAt((request.params as { address: string }).address)
+    if (abi === undefined) throw new HttpError(404, 'no ABI known for this contract')
+    return abi
+  })
 
   app.get('/api/receipt/:tx_id', {
     schema: {

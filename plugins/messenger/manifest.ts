@@ -3,7 +3,10 @@
 // `names` directory (approved users' display names by address).
 import { definePlugin } from '../../core/plugin.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
-import { createFaucet } from '../../core/accounts/faucet.ts'
+import { FAUCET_DRIP_COIN } from '../../core/accounts/faucet.ts'
+import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
+import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
+import { walletFromSeed } from '../../core/wallet.ts'
 import { createNameDirectory } from '../../core/accounts/name-directory.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
 import { randomSuffix } from '../../core/accounts/secrets.ts'
@@ -27,7 +30,7 @@ interface MessengerConfig {
 export default definePlugin<MessengerConfig>({
   name: 'messenger',
   description: 'signup, login, chat messages as signed zero-amount transfers, landing page',
-  provides: ['accounts', 'names'],
+  provides: ['accounts', 'names', 'faucet'],
   needs: ['adminDb', 'wallets', 'chain', 'mempool', 'publicHttp'],
   configSchema: {
     properties: {
@@ -52,11 +55,25 @@ export default definePlugin<MessengerConfig>({
     const chain = ctx.resolve('chain')
     const mempool = ctx.resolve('mempool')
     const txContext = { params: ctx.params, chain, mempool }
+    // devnet pays from its public pre-funded account, so signups get coin from block 0
+    const faucetWallet = ctx.params.faucetSeed !== undefined ? walletFromSeed(Buffer.from(ctx.params.faucetSeed, 'hex')) : wallets.nodeWallet()
+    const faucet = await FaucetQueue.open({
+      db: ctx.resolve('adminDb'),
+      chain,
+      mempool,
+      logger: ctx.logger,
+      amount: FAUCET_DRIP_COIN,
+      from: faucetWallet.address,
+      pay: (address, amount) => submitFromWallet(txContext, faucetWallet, address, amount, {})
+    })
+    ctx.hooks.tipChanged.tap('messenger:faucet', () => {
+      faucet.process().catch((err: unknown) => { ctx.logger.error({ err }, 'faucet queue failed') })
+    })
     const accounts = await AccountStore.open({
       db: ctx.resolve('adminDb'),
       logger: ctx.logger,
       maxPending: ctx.config.maxPendingSignups,
-      faucet: createFaucet({ ...txContext, wallets, logger: ctx.logger }),
+      faucet: (address, name) => faucet.request(address, name),
       // a unique label per approval: a re-signup after unblock gets a fresh wallet and the
       // old wallet file stays on disk
       provisionWallet: (key) => {
@@ -68,6 +85,7 @@ export default definePlugin<MessengerConfig>({
     const names = createNameDirectory(accounts, ctx.params.foundationAddress)
     ctx.provide('accounts', accounts)
     ctx.provide('names', names)
+    ctx.provide('faucet', faucet)
 
     const app = ctx.resolve('publicHttp')
     await ensureCookieSupport(app)
@@ -79,6 +97,7 @@ export default definePlugin<MessengerConfig>({
       accounts,
       names,
       wallets,
+      faucet,
       limiter: new AddressRateLimit(ctx.config.messageIntervalSeconds),
       secureCookie: ctx.config.secureCookie,
       clientLimits: {

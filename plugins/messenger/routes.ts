@@ -7,6 +7,7 @@ import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NameDirectory } from '../../core/services.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
+import type { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
 import { AccountError, AccountErrorCode, toHttpError } from '../../core/accounts/errors.ts'
 import { cameOverHttps } from '../../core/http-guards.ts'
@@ -22,6 +23,8 @@ export interface MessengerDeps extends SendDeps {
   chain: ChainService
   mempool: MempoolService
   secureCookie: boolean
+  /** the signup drip's state, shown in the chat header */
+  faucet?: FaucetQueue
   /** per client address: requests to signup and login, failed invite codes */
   clientLimits: { signup: ClientRateLimit; login: ClientRateLimit; failedInviteCodes: ClientRateLimit }
 }
@@ -136,7 +139,8 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
 
   app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
     const user = requireSession(accounts, request)
-    return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance) }
+    // faucet: null when no drip is outstanding; else waiting (position in line) or sent
+    return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance), faucet: deps.faucet?.stateOf(user.address) ?? null }
   })
 
   app.post('/api/send', {

@@ -93,6 +93,8 @@ const MAX_BENCH_DOUBLINGS = 6
 
 const hasSyncFlag = (chain: ChainService): chain is ChainService & { syncing: boolean } =>
   typeof (chain as { syncing?: unknown }).syncing === 'boolean'
+const canPreverifyBeacons = (chain: ChainService): chain is ChainService & { preverifyBeacons(blocks: Block[]): Promise<void> } =>
+  typeof (chain as { preverifyBeacons?: unknown }).preverifyBeacons === 'function'
 
 const metaNode = (m: BlockMeta | undefined): HeaderNode | undefined => m === undefined || m.status === 'invalid'
   ? undefined
@@ -337,6 +339,8 @@ export class Syncer {
   async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const { chain } = this.#o
     if (hasSyncFlag(chain)) chain.syncing = true
+    // the chunk's beacon rounds in one batch (random linear combination) before block by block
+    if (canPreverifyBeacons(chain)) await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
     for (const [i, body] of bodies.entries()) {
       const expected = chunk[i] as HeaderNode
       try {

@@ -20,15 +20,45 @@ export interface ContractRecord {
 
 const PREFIX = 'playground:contract:'
 const keyOf = (owner: string, txId: string): string => `${PREFIX}${owner}:${txId}`
+/** deploy transaction id -> the ABI it was compiled with (until its receipt names the address) */
+const deployKey = (txId: string): string => `playground:deploy:${txId}`
+/** contract address (40 hex) -> ABI: what the explorer decodes logs with */
+const abiKey = (contract: string): string => `playground:abi:${contract}`
 
 export class ContractStore {
   readonly #db: KvStore
+  /** ABIs learnt from a receipt whose write has not finished yet */
+  readonly #fresh = new Map<string, Uint8Array>()
 
   constructor (db: KvStore) { this.#db = db }
 
   /** durable before it resolves (the admin database's rule: every write synchronous) */
   async add (record: ContractRecord): Promise<void> {
-    await this.#db.write([{ type: 'put', key: keyOf(record.owner, record.tx_id), value: jsonValue(record) }], { sync: true })
+    await this.#db.write([
+      { type: 'put', key: keyOf(record.owner, record.tx_id), value: jsonValue(record) },
+      { type: 'put', key: deployKey(record.tx_id), value: jsonValue(record.abi) }
+    ], { sync: true })
+  }
+
+  /** A deploy's receipt names its contract: remember the ABI under that address. Replaying
+   *  a block (re-sync, reorg) writes the same value again. */
+  deployed (txId: string, contract: string): Promise<boolean> {
+    const abi = this.#db.getSync(deployKey(txId))
+    if (abi === undefined) return Promise.resolve(false)
+    const address = contract.toLowerCase().replace(/^0x/, '')
+    // readable at once, durable a moment later (a crash in between re-learns it on re-sync)
+    this.#fresh.set(address, abi)
+    return this.#db.write([{ type: 'put', key: abiKey(address), value: abi }], { sync: true }).then(() => {
+      this.#fresh.delete(address)
+      return true
+    })
+  }
+
+  abiAt (address: string): ContractAbi | undefined {
+    const contract = address.trim().toLowerCase().replace(/^0x/, '')
+    if (!/^[0-9a-f]{40}$/.test(contract)) return undefined
+    const raw = this.#fresh.get(contract) ?? this.#db.getSync(abiKey(contract))
+    return raw === undefined ? undefined : JSON.parse(Buffer.from(raw).toString('utf8')) as ContractAbi
   }
 
   /** the owner's records, newest first */

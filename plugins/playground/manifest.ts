@@ -12,20 +12,22 @@ import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
 
 interface PlaygroundConfig {
   /** per client address (issue 12 item 8): compiles, i.e. compile and deploy requests */
-  rateLimits: { compile: RateRule }
+  rateLimits: { compile: RateRule; query: RateRule }
 }
 
 export default definePlugin<PlaygroundConfig>({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
-  provides: [],
+  provides: ['contractAbis'],
   needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'publicHttp'],
   configSchema: {
     properties: {
       rateLimits: {
         type: 'object',
         properties: {
-          compile: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/playground/compile and /deploy requests')
+          compile: rateRuleSchema({ max: 60, windowSeconds: 60 }, 'POST /api/playground/compile and /deploy requests'),
+          // a query runs the VM for free (gas-capped): bounded per client like a compile
+          query: rateRuleSchema({ max: 120, windowSeconds: 60 }, 'POST /api/playground/query requests')
         },
         additionalProperties: false,
         default: {}
@@ -37,14 +39,22 @@ export default definePlugin<PlaygroundConfig>({
     const app = ctx.resolve('publicHttp')
     await ensureCookieSupport(app)
     await ensureRateLimit(app)
+    const contracts = new ContractStore(ctx.resolve('adminDb'))
+    ctx.provide('contractAbis', { abiAt: (address) => contracts.abiAt(address) })
+    // a playground deploy's receipt names the address its ABI now belongs to (explorer logs)
+    ctx.hooks.receiptWritten.tap('playground', ({ tx_id: txId, receipt }) => {
+      if (receipt.type !== 'deploy' || !receipt.success || receipt.contract === undefined) return
+      contracts.deployed(txId, receipt.contract).catch((err: unknown) => { ctx.logger.error({ err, tx_id: txId }, 'could not record the ABI of a deployed contract') })
+    })
     registerPlaygroundRoutes(app, {
       compileLimit: new ClientRateLimit(app, ctx.config.rateLimits.compile, 'compiles'),
+      queryLimit: new ClientRateLimit(app, ctx.config.rateLimits.query, 'queries'),
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
-      contracts: new ContractStore(ctx.resolve('adminDb')),
+      contracts,
       logger: ctx.logger
     })
     await registerPlaygroundPage(app)

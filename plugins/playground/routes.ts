@@ -14,6 +14,7 @@ import { playgroundErrors } from './errors.ts'
 import { compileSource, sourceOf, submitCall, submitDeploy } from './submit.ts'
 import type { Body, SubmitDeps } from './submit.ts'
 import { playgroundReceipt } from './receipt.ts'
+import { runQuery, QUERY_GAS_CAP } from './query.ts'
 import type { ContractRecord, ContractStore } from './contract-store.ts'
 
 export interface PlaygroundDeps extends SubmitDeps {
@@ -22,12 +23,15 @@ export interface PlaygroundDeps extends SubmitDeps {
   logger: Logger
   /** compile and deploy both run the compiler: one per-address budget for the two */
   compileLimit: ClientRateLimit
+  /** POST /api/playground/query: free VM runs, counted per client */
+  queryLimit: ClientRateLimit
 }
 
 export const PLAYGROUND_ROUTES = [
   '/api/playground/compile',
   '/api/playground/deploy',
   '/api/playground/call',
+  '/api/playground/query',
   '/api/playground/receipt/:tx_id',
   '/api/playground/contracts',
   '/api/playground/examples'
@@ -149,6 +153,22 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
       value: c.value
     }
   })
+
+  app.post('/api/playground/query', {
+    onRequest: deps.queryLimit.hook,
+    schema: {
+      tags,
+      summary: `run a method read-only against the current state: the call fields, no transaction, no fee, gas capped at ${QUERY_GAS_CAP}; a method that writes fails (use call)`,
+      body: bodyDoc({
+        contract_addr: '40-hex contract address, with or without 0x',
+        selector: '1-byte function selector from the ABI',
+        args: 'argument values in declaration order (omit for a method without arguments)',
+        params: 'list of {name, type} per argument (omit with args)',
+        gas_limit: `optional, default 1000000, at most ${QUERY_GAS_CAP}`
+      }),
+      response: errors
+    }
+  }, async (request) => runQuery(chain, userOf(request), bodyOf(request)))
 
   app.get('/api/playground/receipt/:tx_id', {
     schema: {

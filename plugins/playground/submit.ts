@@ -121,22 +121,26 @@ function selectorOf (v: unknown): number {
 
 export interface CallSubmitted { tx: Transaction; to: string; selector: number; calldata: string; gasLimit: number; fee: number; value: number }
 
-export function submitCall (deps: SubmitDeps, user: ApprovedUser, body: Body): CallSubmitted {
+/** The target, selector and calldata of a call or query body (SPEC 4.5 call fields). */
+export function encodedCallOf (body: Body): { to: string; selector: number; calldata: string } {
   const missing = (v: unknown): boolean => absent(v) || v === ''
   if (missing(body.contract_addr) || missing(body.selector)) throw playgroundErrors.callFieldsMissing()
   const to = typeof body.contract_addr === 'string' ? normalizeVmAddress(body.contract_addr.trim()) : null
   if (to === null) throw playgroundErrors.badField('contract_addr must be a 40-hex VM address, with or without 0x')
   const selector = selectorOf(body.selector)
-  let calldata: string
   try {
     // a method without arguments needs no args / params: absent means an empty list
     const args = absent(body.args) ? [] : body.args as unknown[]
     const params = absent(body.params) ? [] : body.params as AbiParam[]
-    calldata = bytesToHex(encodeCall(selector, args, params))
+    return { to, selector, calldata: bytesToHex(encodeCall(selector, args, params)) }
   } catch (err) {
     if (err instanceof EncodeError) throw playgroundErrors.encode(err.message)
     throw err
   }
+}
+
+export function submitCall (deps: SubmitDeps, user: ApprovedUser, body: Body): CallSubmitted {
+  const { to, selector, calldata } = encodedCallOf(body)
   const gasLimit = gasLimitOf(body)
   const value = valueOf(body)
   const fee = contractFee(gasLimit, deps.params.minFeeCoin)

@@ -3,7 +3,7 @@
 import path from 'node:path'
 import { definePlugin } from '../../core/plugin.ts'
 import { WalletStore } from '../../core/wallet.ts'
-import { RocksStore } from './rocks-store.ts'
+import { ADMIN_DB_MEMORY, RocksStore } from './rocks-store.ts'
 
 export default definePlugin({
   name: 'storage',
@@ -13,7 +13,7 @@ export default definePlugin({
   async register (ctx) {
     const dataDir = ctx.node.dataDir
     const chainDb = await RocksStore.open(path.join(dataDir, 'chain'))
-    const adminDb = await RocksStore.open(path.join(dataDir, 'admin'))
+    const adminDb = await RocksStore.open(path.join(dataDir, 'admin'), ADMIN_DB_MEMORY)
     ctx.provide('chainDb', chainDb)
     ctx.provide('adminDb', adminDb)
     ctx.provide('wallets', new WalletStore(path.join(dataDir, 'wallets')))

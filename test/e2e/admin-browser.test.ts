@@ -31,7 +31,12 @@ t.test('an admin approves a pending signup in the browser', async (t) => {
   page.setDefaultTimeout(10_000)
   const pageErrors: string[] = []
   page.on('pageerror', (err) => pageErrors.push(err.message))
+  const consoleErrors: string[] = []
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()) })
   await page.goto(`${base}/admin`)
+  t.same(await page.$$eval('.site-nav a', (as) => as.map((a) => a.textContent)), ['Ledger', 'Chat', 'Explorer', 'Playground', 'Admin', 'API docs'], 'the shared navigation')
+  t.equal(await page.getAttribute('.site-nav a[aria-current="page"]', 'href'), '/admin')
+  t.equal((await context.request.get(`${base}/favicon.ico`)).headers()['content-type'], 'image/svg+xml')
 
   const row = page.locator('#pending tr[data-name="first-in-line"]')
   await row.waitFor()
@@ -82,5 +87,6 @@ t.test('an admin approves a pending signup in the browser', async (t) => {
   await page.locator('#blocked tr[data-name="second"]').getByRole('button', { name: 'Unblock' }).click()
   await page.waitForSelector('#blocked td.empty')
   t.notOk(node.resolve('accounts').isBlocked('second'))
+  t.same(consoleErrors, [], 'no console errors')
   t.same(pageErrors, [], 'no script errors')
 })

@@ -41,9 +41,16 @@ t.test('using the playground page', async (t) => {
   const pageErrors: string[] = []
   page.on('pageerror', (err) => pageErrors.push(err.message))
 
+  const consoleErrors: string[] = []
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()) })
+
   // sign in with the login token
   await page.goto(`${base}/playground`)
   await page.waitForSelector('#login-panel:not([hidden])')
+  t.same(consoleErrors, [], 'a logged-out page logs no error (no 401 from the contract list)')
+  t.equal(await page.getAttribute('.site-nav a[aria-current="page"]', 'href'), '/playground', 'the shared navigation')
+  const RED = 'rgb(180, 35, 24)'
+  t.not(await page.$eval('#login-name', (el) => getComputedStyle(el).borderTopColor), RED, 'no red "invalid" border before the user typed')
   t.equal(await page.isHidden('#workspace'), true, 'nothing to use before signing in')
   await page.fill('#login-name', 'alice')
   await page.fill('#login-token', 'wrong-token')
@@ -61,9 +68,11 @@ t.test('using the playground page', async (t) => {
   t.same(await page.$$eval('#example-select option', (os) => os.map((o) => (o as HTMLOptionElement).value)), ['', 'counter', 'guestbook', 'multisig'])
   t.equal(await page.inputValue('#example-select'), 'counter')
   t.match(await page.inputValue('#source'), /^\/\/ A counter anyone can increase/)
+  t.equal(await page.isVisible('#example-description'), true, 'the example explains itself')
 
   // a compile error points at its line and column
   await page.fill('#source', BROKEN)
+  t.equal(await page.isHidden('#example-description'), true, 'the description goes with the example source')
   await page.click('#compile-button')
   await page.waitForSelector('#compile-error:not([hidden])')
   t.equal(await page.textContent('#compile-error'), "Compile error at 4:16: unknown identifier 'x'")
@@ -97,6 +106,19 @@ t.test('using the playground page', async (t) => {
   t.equal(await page.textContent('#contract-addr'), counterAddr, 'the new contract opens for calls')
   t.same(await page.$$eval('#methods form.method', (fs) => fs.map((f) => (f as HTMLElement).dataset.method)), ['increment', 'get', 'reset'])
 
+  /** a read-only method: answered at once by the query, no transaction */
+  const read = async (method: string, args: Record<string, string> = {}) => {
+    const form = page.locator(`#methods form[data-method="${method}"]`)
+    t.equal(await form.getAttribute('data-mode'), 'read', `${method} is read-only`)
+    for (const [name, value] of Object.entries(args)) await form.locator(`[name="${name}"]`).fill(value)
+    const calls = await page.locator('#activity li').count()
+    await form.locator('.query-result').evaluate((el) => { el.removeAttribute('data-success'); (el as HTMLElement).hidden = true })
+    await form.locator('button[type="submit"]').click()
+    await form.locator('.query-result[data-success]').waitFor()
+    t.equal(await page.locator('#activity li').count(), calls, `${method}: no transaction was sent`)
+    return (await form.locator('.query-result output').textContent()) ?? ''
+  }
+
   /** submits a method form; returns the activity item of the call once its receipt arrived */
   const call = async (method: string, args: Record<string, string> = {}) => {
     const form = page.locator(`#methods form[data-method="${method}"]`)
@@ -117,7 +139,9 @@ t.test('using the playground page', async (t) => {
   const zero = await call('increment', { by: '0' })
   t.equal(await zero.getAttribute('data-success'), 'false')
   t.equal(await zero.locator('dd.revert-reason').textContent(), 'increment must be positive')
-  t.equal(await (await call('get')).locator('dd.return').textContent(), '21')
+  const pendingBefore = mempool.size
+  t.equal(await read('get'), '21', 'get() answers at once, free')
+  t.equal(mempool.size, pendingBefore)
   const reset = await call('reset')
   t.equal(await reset.locator('dd.return').textContent(), '(nothing)')
   t.equal(await reset.locator('li.log').textContent(), `Reset(by=0x${alice.vm_address}, previous=21)`)
@@ -143,15 +167,30 @@ t.test('using the playground page', async (t) => {
   await page.waitForFunction(() => document.getElementById('contract-name')?.textContent === 'Guestbook')
   t.equal(await page.locator('#contracts tbody tr').count(), 2)
   t.equal(await (await call('sign', { message: 'hello from chromium' })).locator('dd.return').textContent(), '0')
-  const msg = await call('message', { index: '0' })
-  t.match(await msg.locator('dd.return').textContent(), /\("hello from chromium"\)$/)
-  t.equal(await (await call('author', { index: '0' })).locator('dd.return').textContent(), `0x${alice.vm_address}`)
-  t.equal(await (await call('entries_by', { who: alice.vm_address })).locator('dd.return').textContent(), '1')
+  t.match(await read('message', { index: '0' }), /\("hello from chromium"\)$/)
+  t.equal(await read('author', { index: '0' }), `0x${alice.vm_address}`)
+  t.equal(await read('entries_by', { who: alice.vm_address }), '1')
 
   // back to the counter from the list
   await page.click(`#contracts tbody tr[data-address="${counterAddr}"] button.open`)
   await page.waitForFunction(() => document.getElementById('contract-name')?.textContent === 'Counter')
-  t.equal(await (await call('get')).locator('dd.return').textContent(), '0')
+  t.equal(await read('get'), '0', 'reset earlier')
+
+  // a reload keeps the transactions list and the open contract
+  const items = await page.locator('#activity > li').count()
+  await page.reload()
+  await page.waitForSelector('#workspace:not([hidden])')
+  await page.waitForFunction(() => document.getElementById('contract-name')?.textContent === 'Counter')
+  t.equal(await page.textContent('#contract-addr'), counterAddr, 'the open contract is open again')
+  t.equal(await page.locator('#activity > li').count(), items, 'the transactions are listed again')
+  await page.waitForFunction((n) => document.querySelectorAll('#activity > li[data-status="confirmed"]').length === n, items)
+  t.equal(await page.locator('#activity li.log', { hasText: 'Reset(by=' }).textContent(), `Reset(by=0x${alice.vm_address}, previous=21)`, 'with their receipts and decoded logs')
+
+  // a phone: nothing wider than the screen
+  await page.setViewportSize({ width: 390, height: 844 })
+  const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && (el as HTMLElement).offsetParent !== null).map((el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`).slice(0, 15))
+  t.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, `no horizontal overflow at 390 px ${JSON.stringify(wide)}`)
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   // sign out, then in with an API token
   await page.click('#logout-button')

@@ -66,7 +66,7 @@ export const testRoundSigners: Record<string, RoundSigner> = Object.fromEntries(
 }]))
 
 export function testParams (overrides: Partial<NetworkParams> = {}): NetworkParams {
-  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, sourceRegistry: TEST_REGISTRY, ...overrides }
+  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, faucetSeed: undefined, sourceRegistry: TEST_REGISTRY, ...overrides }
 }
 
 export const devWallet = (): Wallet => walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))

@@ -1,105 +1,13 @@
-// Proof-of-work nonce search over header = prefix ‖ nonce (uint64 big-endian),
-// hash = SHA3-512(header). The prefix is absorbed once (midstate); each nonce then costs one
-// Keccak-f when tail + 8 nonce bytes + padding fit the last 72-byte block, two otherwise.
-import { STATE_BYTES, absorbBlocks, keccakF1600, padBlock, resetState, xorByte, xorIntoState } from './lib/keccak'
-
-const RATE: i32 = 72
-const NONCE_BYTES: i32 = 8
-// A multiple of RATE, so JS can stream long prefixes through INPUT block-aligned.
-const CHUNK_BYTES: i32 = RATE * 900
-const INPUT: usize = memory.data(CHUNK_BYTES, 16)
-// The midstate (state after the prefix's whole blocks) with the tail, and the padding when
-// the nonce block is the last one, XORed in: everything but the nonce.
-const TEMPLATE: usize = memory.data(STATE_BYTES, 16)
-// Per-nonce working state; after a hash its first 64 bytes are the digest.
-const WORK: usize = memory.data(STATE_BYTES, 16)
-
-let tailLength: i32 = 0
-
-export function inputPointer (): usize { return INPUT }
-export function digestPointer (): usize { return WORK }
-export function chunkBytes (): i32 { return CHUNK_BYTES }
-
-/** Starts loading a new prefix. */
-export function prefixBegin (): void {
-  resetState(TEMPLATE)
-}
-
-/** Absorbs INPUT[0..length) into the midstate; `length` must be a multiple of 72. */
-export function prefixUpdate (length: i32): void {
-  absorbBlocks(TEMPLATE, INPUT, length, RATE)
-}
-
-/** Takes the prefix's final INPUT[0..length) (length < 72) and builds the nonce template. */
-export function prefixEnd (length: i32): void {
-  tailLength = length
-  xorIntoState(TEMPLATE, INPUT, length)
-  if (fitsOneBlock()) padBlock(TEMPLATE, length + NONCE_BYTES, RATE)
-}
-
-// @ts-ignore: decorator
-@inline function fitsOneBlock (): bool {
-  // at least one byte must remain after the nonce for the 0x06 domain/padding byte
-  return tailLength + NONCE_BYTES < RATE
-}
-
-/** SHA3-512(prefix ‖ nonce) into WORK. */
-function hashNonce (nonce: u64): void {
-  memory.copy(WORK, TEMPLATE, STATE_BYTES)
-  if (fitsOneBlock()) {
-    // the nonce's big-endian bytes, read as a little-endian lane, straddle at most two lanes
-    const lanes = bswap<u64>(nonce)
-    const at = WORK + (<usize>(tailLength >>> 3) << 3)
-    const shift = <u64>((tailLength & 7) << 3)
-    store<u64>(at, load<u64>(at) ^ (lanes << shift))
-    if (shift != 0) store<u64>(at, load<u64>(at, 8) ^ (lanes >>> (64 - shift)), 8)
-    keccakF1600(WORK)
-    return
-  }
-  // the nonce crosses into a second block: its first bytes end block one, the rest begin block two
-  const inFirst = RATE - tailLength
-  for (let i = 0; i < inFirst; i++) xorByte(WORK, tailLength + i, nonceByte(nonce, i))
-  keccakF1600(WORK)
-  for (let i = inFirst; i < NONCE_BYTES; i++) xorByte(WORK, i - inFirst, nonceByte(nonce, i))
-  padBlock(WORK, NONCE_BYTES - inFirst, RATE)
-  keccakF1600(WORK)
-}
-
-// @ts-ignore: decorator
-@inline function nonceByte (nonce: u64, index: i32): u8 {
-  return <u8>(nonce >>> (<u64>(7 - index) << 3))
-}
-
-/** True when WORK's digest starts with at least `difficulty` zero hex digits. */
-function meetsDifficulty (difficulty: i32): bool {
-  // digest byte order is lane byte order, so bswap makes each lane's first nibble its top one
-  for (let lane = 0; lane < 8; lane++) {
-    const nibbles = difficulty - (lane << 4)
-    if (nibbles <= 0) return true
-    const value = bswap<u64>(load<u64>(WORK + (<usize>lane << 3)))
-    if (nibbles >= 16) {
-      if (value != 0) return false
-    } else {
-      return (value >>> <u64>(64 - (nibbles << 2))) == 0
-    }
-  }
-  return difficulty <= 128
-}
-
-/** Hashes prefix ‖ nonce; the digest is at digestPointer(). Nonces are integers below 2^53. */
-export function hashHeader (nonce: f64): void {
-  hashNonce(<u64>nonce)
-}
+// Proof-of-work core, scalar: one Keccak-f per nonce from the midstate (lib/pow-midstate.ts).
+// The fallback where the engine has no WebAssembly SIMD; pow-simd.ts is the same core with
+// two nonces per permutation. Both export exactly this interface (core/pow/pow-wasm.ts).
+import { searchScalar } from './lib/pow-midstate'
+export { inputPointer, digestPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
 
 /**
  * Tries nonces start .. start + count - 1 in order and returns the index of the first whose
  * hash meets `difficulty` (its digest left at digestPointer()), or -1.
  */
 export function search (start: f64, count: i32, difficulty: i32): i32 {
-  const first = <u64>start
-  for (let i = 0; i < count; i++) {
-    hashNonce(first + <u64>i)
-    if (meetsDifficulty(difficulty)) return i
-  }
-  return -1
+  return searchScalar(<u64>start, count, difficulty)
 }

@@ -91,10 +91,16 @@ async function approve (name) {
   $('approved-name').textContent = r.name
   $('approved-link').textContent = loginLink(r.name, r.login_token)
   $('approved-faucet').textContent = r.faucet_tx === null
-    ? 'The faucet could not pay (the miner wallet may be underfunded): the user starts with 0 coin.'
+    ? 'The faucet wallet cannot pay yet: the drip waits in line (see Faucet drips) and is paid as soon as it can.'
     : `Faucet: 100 coin in transaction ${r.faucet_tx.slice(0, 16)}…`
   $('approved-box').hidden = false
   flash(`${r.name} approved`)
+  await refresh()
+}
+
+async function payAgain (name) {
+  const r = await api('POST', '/api/admin/faucet/pay', { name })
+  flash(r.status === 'sent' ? `faucet paid ${r.name}: ${r.tx_id.slice(0, 16)}…` : `${r.name} still waits (#${r.position} in line): ${r.reason ?? ''}`, r.status !== 'sent')
   await refresh()
 }
 
@@ -127,7 +133,7 @@ function renderUsers (users, blocked) {
     const link = document.createElement('code')
     link.textContent = loginLink(u.name, u.login_token)
     return row(u.name, cell(u.name), cell(u.address), cell(u.balance), cell(when(u.joined_at)), cell(link),
-      actions(button('Block', () => block(u.name), 'danger')))
+      actions(button('Pay again', () => payAgain(u.name), 'quiet'), ' ', button('Block', () => block(u.name), 'danger')))
   }), 6, 'No approved users yet.')
   fill($('blocked'), blocked.map((b) => row(b.name, cell(b.name), cell(when(b.blocked_at)), cell(b.reason ?? ''),
     actions(button('Unblock', () => unblock(b.name), 'quiet')))), 4, 'No blocked names.')
@@ -166,11 +172,23 @@ function renderTokens (tokens) {
   )), 7, 'No API tokens yet.')
 }
 
+function renderFaucet (f) {
+  $('faucet-count').textContent = String(f.drips.length)
+  $('faucet-wallet').textContent = `Pays ${f.drip_amount} coin per signup from ${f.wallet.address} (balance ${f.wallet.balance} coin), in the order asked.`
+  fill($('faucet'), f.drips.map((d) => row(d.name,
+    cell(d.position ?? ''), cell(d.name), cell(d.address), cell(when(d.requested_at)),
+    cell(d.status === 'waiting' ? `waiting, #${d.position} in line` : `sent ${d.tx_id.slice(0, 16)}…`), cell(d.attempts), cell(d.last_error ?? ''),
+    actions(d.status === 'waiting' ? button('Pay again', () => payAgain(d.name), 'quiet') : '')
+  )), 8, 'Every drip is paid.')
+}
+
 async function refresh () {
   try {
-    const [pending, users, invites, tokens] = await Promise.all([
-      api('GET', '/api/admin/pending'), api('GET', '/api/admin/users'), api('GET', '/api/admin/invites'), api('GET', '/api/admin/tokens')
+    const [pending, users, invites, tokens, faucet] = await Promise.all([
+      api('GET', '/api/admin/pending'), api('GET', '/api/admin/users'), api('GET', '/api/admin/invites'), api('GET', '/api/admin/tokens'),
+      api('GET', '/api/admin/faucet')
     ])
+    renderFaucet(faucet)
     renderPending(pending.pending, pending.pagination.total)
     renderUsers(users.users, users.blocked_records)
     renderInvites(invites.invites)

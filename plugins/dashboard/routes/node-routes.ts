@@ -33,7 +33,7 @@ export function registerNodeRoutes (app: FastifyInstance, deps: NodeRouteDeps): 
 
   app.get('/api/mining', { schema: { tags, summary: 'miner state', response: { 200: miningSchema } } }, async () => miningView(services))
 
-  app.get('/api/qrng', { schema: { tags, summary: 'entropy provider status', response: { 200: qrngSchema } } }, async () => qrngView(services))
+  app.get('/api/qrng', { schema: { tags, summary: 'entropy provider status', response: { 200: qrngSchema } } }, async () => qrngView(services, kernel.params))
 
   app.get('/api/qrng/random', {
     schema: {

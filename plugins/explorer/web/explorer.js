@@ -1,7 +1,7 @@
 // Explorer page: a hash router over the views, search, and live updates by polling the
 // public stats endpoint (the event stream needs a session; this page is public).
 import { h, coin } from './dom.js'
-import { api, NotFound, blocksView, blockView, txView, addressView } from './views.js'
+import { api, NotFound, blocksView, blockView, txView, addressView, mempoolView } from './views.js'
 
 const POLL_MS = 2000
 const view = document.getElementById('view')
@@ -26,6 +26,7 @@ function route (hash) {
   if (what === 'blocks') return [blocksView, { offset: n(arg) }, n(arg) === 0]
   if (what === 'block' && arg !== undefined) return [blockView, { height: arg }, false]
   if (what === 'tx' && arg !== undefined) return [txView, { txId: arg }, true]
+  if (what === 'mempool') return [mempoolView, { offset: n(arg) }, true]
   if (what === 'address' && arg !== undefined) return [addressView, { address: arg, offset: n(extra) }, n(extra) === 0]
   return null
 }
@@ -59,29 +60,38 @@ async function render ({ quiet = false } = {}) {
   }
 }
 
-/** SPEC 4.1 search rule, done in the page: integer -> block, 64 hex -> tx, address -> address */
-function searchTarget (q) {
-  const text = q.trim()
-  if (/^\d{1,16}$/.test(text)) return `#/block/${Number(text)}`
-  if (/^(0x)?[0-9a-f]{64}$/i.test(text)) return `#/tx/${text.replace(/^0x/i, '').toLowerCase()}`
-  if (/^(0x)?([0-9a-f]{32}|[0-9a-f]{40})$/i.test(text)) return `#/address/${text}`
-  return null
+/** where a search leads, decided by the node (GET /api/explorer/search): heights, block
+ *  hashes, transaction ids or a unique prefix of 8+ hex (the chat shows 16), addresses and
+ *  user names */
+async function searchTarget (q) {
+  const res = await fetch(`/api/explorer/search?q=${encodeURIComponent(q.trim())}`, { headers: { accept: 'application/json' } })
+  let body = null
+  try { body = await res.json() } catch { /* not JSON */ }
+  if (!res.ok) return { error: body?.error ?? `HTTP ${res.status}` }
+  if (body.type === 'block') return { hash: `#/block/${body.height}` }
+  if (body.type === 'tx') return { hash: `#/tx/${body.tx_id}` }
+  return { hash: `#/address/${body.address}` }
 }
 
-document.getElementById('search-form').addEventListener('submit', (e) => {
+document.getElementById('search-form').addEventListener('submit', async (e) => {
   e.preventDefault()
   const input = document.getElementById('search-input')
   const q = input.value
   if (q.trim() === '') return
-  const target = searchTarget(q)
-  if (target === null) {
-    searchError.textContent = `Nothing matches "${q.trim()}": enter a block height, a 64-hex transaction id or a 32/40-hex address.`
+  let target
+  try {
+    target = await searchTarget(q)
+  } catch (err) {
+    target = { error: `the node did not answer (${err.message})` }
+  }
+  if (target.error !== undefined) {
+    searchError.textContent = `Nothing matches "${q.trim()}": ${target.error}.`
     searchError.hidden = false
     return
   }
   searchError.hidden = true
   input.value = ''
-  nav(target)
+  nav(target.hash)
 })
 
 function showStats (s) {
@@ -90,7 +100,7 @@ function showStats (s) {
   document.getElementById('stat-mempool').textContent = String(s.mempool_size)
   document.getElementById('stat-difficulty').textContent = String(s.difficulty)
   document.getElementById('stat-target').textContent = `${s.block_time_target} s`
-  document.getElementById('stat-network').textContent = s.network
+  document.getElementById('stat-network').textContent = s.network ?? (s.testnet ? 'testnet' : 'mainnet')
 }
 
 async function poll () {

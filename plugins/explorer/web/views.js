@@ -1,6 +1,7 @@
 // The explorer's pages, each built from one public API call: latest blocks, one block, one
 // transaction, one address. Each returns a DOM node; the router swaps it into #view.
 import { h, short, addressLink, txLink, blockLink, coin, when, badge, kindBadge, fields, table, pager } from './dom.js'
+import { verifyAttestation } from './attestation.js'
 
 export class NotFound extends Error {}
 
@@ -60,11 +61,43 @@ export async function blockView ({ height }, nav) {
       ['Merkle root', h('span', { class: 'mono' }, b.merkle_root)],
       ['Entropy attestation', b.qrng_attestation_present ? `present (${b.qrng_source ?? 'unknown source'})` : 'none (genesis)']
     ]),
+    attestationPanel(b),
     h('div', { class: 'pager' },
       b.height > 0 ? h('button', { type: 'button', id: 'block-prev', onclick: () => nav(`#/block/${b.height - 1}`) }, '← Previous block') : null,
       h('button', { type: 'button', id: 'block-next', onclick: () => nav(`#/block/${b.height + 1}`) }, 'Next block →')),
     h('h3', {}, 'Transactions'),
     table('block-txs', ['Transaction', 'Kind', 'From', 'To', 'Amount', 'Fee'], b.transactions.map(txRow)))
+}
+
+/** The attestation (source, rounds, commitment, health) and its in-browser verification badge. */
+function attestationPanel (b) {
+  const env = b.quantum_signature?.qrng_attestation
+  if (env === undefined || env === null) return null
+  const status = h('span', { id: 'attestation-badge', class: 'badge', dataset: { state: 'verifying' } }, 'verifying in your browser…')
+  const rounds = b.beacon_rounds.length === 0 ? 'none (unverifiable: no beacon evidence)' : b.beacon_rounds.map((r) => `${r.source} #${r.round}`).join(', ')
+  const panel = h('section', { class: 'panel', id: 'block-attestation' },
+    h('h3', {}, 'Attestation'),
+    fields([
+      ['Source', env.source, 'attestation-source'],
+      ['Beacon rounds', rounds, 'attestation-rounds'],
+      ['Commitment', h('span', { class: 'mono' }, env.commitment), 'attestation-commitment'],
+      ['Health', `monobit ${env.health.monobit_ratio.toFixed(4)}, Fano ${env.health.fano_factor.toFixed(4)}, pool ${env.health.pool_size} bytes`, 'attestation-health'],
+      ['Check', status]
+    ]))
+  api('/api/explorer/beacons')
+    .then(({ beacons }) => verifyAttestation(b, beacons))
+    .then((r) => {
+      status.dataset.state = r.ok ? 'verified' : 'failed'
+      status.className = `badge ${r.ok ? 'ok' : 'failed'}`
+      status.textContent = r.ok ? (b.entropy_verifiable ? 'verified in your browser' : 'derivation verified in your browser (no beacon evidence)') : `not verified: ${r.failed}`
+      status.title = r.checked.join(', ')
+    })
+    .catch((err) => {
+      status.dataset.state = 'failed'
+      status.className = 'badge failed'
+      status.textContent = `not verified: ${err.message}`
+    })
+  return panel
 }
 
 function receiptFields (r) {
@@ -77,8 +110,69 @@ function receiptFields (r) {
   ])
 }
 
-export async function txView ({ txId }) {
+// ---- receipt logs, decoded with the contract's ABI when the node knows it
+
+function hexToText (hex) {
+  const bytes = new Uint8Array(hex.match(/../g)?.map((b) => parseInt(b, 16)) ?? [])
+  let end = bytes.length
+  while (end > 0 && bytes[end - 1] === 0) end--
+  if (end === 0) return null
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end))
+    return /^[\P{C}\t\n]*$/u.test(text) ? text : null
+  } catch {
+    return null
+  }
+}
+
+function decodeWord (hex, type) {
+  if (type === 'uint') return BigInt(`0x${hex}`).toString()
+  if (type === 'bool') return BigInt(`0x${hex}`) === 0n ? 'false' : 'true'
+  if (type === 'address') return `0x${hex.slice(24)}`
+  const text = hexToText(hex)
+  return text === null ? `0x${hex}` : `0x${hex} ("${text}")`
+}
+
+/** Incremented(by=5, total=5) with the ABI; the raw topics and data without */
+export function decodeLog (log, abi) {
+  const event = abi?.events?.find((e) => e.topic === log.topics[0])
+  if (event === undefined) return `topics ${log.topics.join(', ')}${log.data === '' ? '' : ` data ${log.data}`}`
+  let topic = 1
+  let word = 0
+  const args = event.params.map((p) => {
+    const hex = p.indexed ? log.topics[topic++] : log.data.slice(64 * word, 64 * ++word)
+    return `${p.name}=${hex === undefined || hex.length !== 64 ? '?' : decodeWord(hex, p.type)}`
+  })
+  return `${event.name}(${args.join(', ')})`
+}
+
+async function abiOf (address, cache) {
+  if (!cache.has(address)) cache.set(address, api(`/api/explorer/abi/${address}`).catch(() => null))
+  return await cache.get(address)
+}
+
+async function logsOf (txId) {
+  const receipt = await api(`/api/receipt/${txId}`).catch(() => null)
+  if (receipt === null || receipt.logs.length === 0) return null
+  const cache = new Map()
+  const items = await Promise.all(receipt.logs.map(async (log) => {
+    const abi = await abiOf(log.address, cache)
+    return h('li', { class: 'log', dataset: { decoded: String(abi?.events?.some((e) => e.topic === log.topics[0]) === true) } },
+      decodeLog(log, abi), ' ', h('span', { class: 'muted' }, 'from '), addressLink(log.address))
+  }))
+  return h('div', { id: 'tx-logs' }, h('h3', {}, `Logs (${items.length})`), h('ol', { class: 'logs' }, items))
+}
+
+export async function txView ({ txId }, nav) {
+  // a short id (the chat shows 16 characters) is resolved first, then shown under its full id
+  if (!/^(0x)?[0-9a-f]{64}$/i.test(txId)) {
+    const hit = await api(`/api/explorer/search?q=${encodeURIComponent(txId)}`)
+    if (hit.type !== 'tx') throw new NotFound(`${txId} is not a transaction`)
+    nav(`#/tx/${hit.tx_id}`)
+    return h('section', { class: 'panel' }, h('p', {}, 'Opening the transaction…'))
+  }
   const tx = await api(`/api/explorer/tx/${encodeURIComponent(txId)}`)
+  const logs = tx.receipt ? await logsOf(tx.tx_id) : null
   return h('section', { class: 'panel', id: 'tx-detail', dataset: { status: tx.status } },
     h('h2', {}, 'Transaction'),
     fields([
@@ -98,7 +192,25 @@ export async function txView ({ txId }) {
       tx.kind === 'call' ? ['Selector', tx.selector === null ? '–' : `0x${tx.selector.toString(16).padStart(2, '0')}`] : null,
       tx.kind === 'call' ? ['Arguments', String(tx.arg_count)] : null
     ]),
-    tx.receipt ? h('div', { id: 'tx-receipt' }, h('h3', {}, 'Receipt'), receiptFields(tx.receipt)) : null)
+    tx.receipt ? h('div', { id: 'tx-receipt' }, h('h3', {}, 'Receipt'), receiptFields(tx.receipt)) : null,
+    logs)
+}
+
+export async function mempoolView ({ offset = 0 }, nav) {
+  const m = await api(`/api/explorer/mempool?offset=${offset}&limit=${PAGE}`)
+  const rows = m.transactions.map((tx) => h('tr', { dataset: { txId: tx.tx_id } },
+    h('td', {}, txLink(tx.tx_id)),
+    h('td', {}, kindBadge(tx.kind)),
+    h('td', {}, addressLink(tx.sender, tx.sender_name)),
+    h('td', {}, addressLink(tx.recipient, tx.recipient_name)),
+    h('td', {}, coin(tx.amount)),
+    h('td', {}, coin(tx.fee)),
+    h('td', {}, when(tx.timestamp))))
+  return h('section', { class: 'panel', id: 'mempool-panel', dataset: { count: String(m.pending_count) } },
+    h('h2', {}, `Pending transactions (${m.pending_count})`),
+    h('p', { class: 'muted' }, 'Waiting in this node\'s mempool, in the order a miner takes them: highest fee first.'),
+    rows.length === 0 ? h('p', { id: 'mempool-empty', class: 'muted' }, 'Nothing is waiting: the next block will hold only its coinbase.') : table('mempool-txs', ['Transaction', 'Kind', 'From', 'To', 'Amount', 'Fee', 'Sent'], rows),
+    pager(m.pagination, (o) => nav(o === 0 ? '#/mempool' : `#/mempool/${o}`)))
 }
 
 export async function addressView ({ address, offset = 0 }, nav) {

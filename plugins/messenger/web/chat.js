@@ -150,16 +150,29 @@ function connectStream () {
 
 // ---- session
 
+/** the signup drip while it is not yet in a block: "faucet: waiting, #3 in line" */
+function showFaucet (faucet) {
+  const el = $('me-faucet')
+  el.hidden = faucet === null || faucet === undefined
+  if (el.hidden) return
+  el.textContent = faucet.status === 'waiting'
+    ? `faucet: waiting, #${faucet.position} in line`
+    : `faucet: ${faucet.amount} coin sent, waiting for a block`
+}
+
 async function refreshBalance () {
   const r = await api('GET', '/api/me')
   if (r.status === 401) return lostSession()
-  if (r.ok) $('me-balance').textContent = String(r.data.balance)
+  if (!r.ok) return
+  $('me-balance').textContent = String(r.data.balance)
+  showFaucet(r.data.faucet)
 }
 
 function signedIn (me) {
   state.me = me
   $('me-name').textContent = me.name
   $('me-balance').textContent = String(me.balance)
+  showFaucet(me.faucet)
   $('me-address').textContent = me.address
   $('me').hidden = false
   $('welcome').hidden = true
@@ -186,7 +199,7 @@ function revoked () {
   if (state.balanceTimer !== null) { clearInterval(state.balanceTimer); state.balanceTimer = null }
   notice(REVOKED_TEXT, 'bad')
   $('stream-state').textContent = 'access revoked'
-  $('send-button').disabled = true
+  // the button stays: pressing it explains again instead of doing nothing
   $('send-form').dataset.revoked = 'true'
   if (state.me === null) {
     // opened after the block: nothing to show but the explanation and the way back
@@ -267,7 +280,6 @@ $('login-form').addEventListener('submit', async (ev) => {
   say(out, '', '')
   notice('')
   state.revoked = false
-  $('send-button').disabled = false
   delete $('send-form').dataset.revoked
   await refreshMe()
 })

@@ -7,6 +7,9 @@ import { h } from '/common/dom.js'
 
 const $ = (id) => document.getElementById(id)
 const TOKEN_KEY = 'ledger-playground-token'
+/** per user: the open contract and the transactions list survive a reload */
+const SAVED_PREFIX = 'ledger-playground:'
+const SAVED_MAX = 50
 const POLL_MS = 1000
 const DEFAULT_GAS = 1000000
 
@@ -17,7 +20,36 @@ const state = {
   /** tx_id -> { kind, abi, method } of transactions whose receipt has not arrived */
   pending: new Map(),
   timer: null,
-  contractsSeq: 0
+  contractsSeq: 0,
+  /** the signed-in user's name: the key of what is saved across reloads */
+  user: null,
+  /** newest first: { txId, kind, label, fee, abi, method } */
+  activity: [],
+  /** the example whose source is in the editor, until the user changes it */
+  example: null
+}
+
+// ---- what survives a reload (localStorage, per user)
+
+function savedKey () { return state.user === null ? null : `${SAVED_PREFIX}${state.user}` }
+
+function save () {
+  const key = savedKey()
+  if (key === null) return
+  try {
+    localStorage.setItem(key, JSON.stringify({ open: state.contract?.address ?? null, activity: state.activity.slice(0, SAVED_MAX) }))
+  } catch { /* storage full or disabled: the page still works, it just forgets on reload */ }
+}
+
+function loadSaved () {
+  const key = savedKey()
+  if (key === null) return { open: null, activity: [] }
+  try {
+    const v = JSON.parse(localStorage.getItem(key) ?? 'null')
+    return { open: typeof v?.open === 'string' ? v.open : null, activity: Array.isArray(v?.activity) ? v.activity : [] }
+  } catch {
+    return { open: null, activity: [] }
+  }
 }
 
 // ---- helpers
@@ -127,6 +159,10 @@ async function logout () {
   sessionStorage.removeItem(TOKEN_KEY)
   await api('POST', '/api/logout')
   state.pending.clear()
+  state.activity = []
+  state.user = null
+  state.contract = null
+  $('interact-panel').hidden = true
   $('activity').replaceChildren()
   $('activity-empty').hidden = false
   showLogin()
@@ -203,6 +239,7 @@ async function compile () {
 function loadExample () {
   const ex = state.examples.find((e) => e.id === $('example-select').value)
   if (ex === undefined) return
+  state.example = ex
   $('source').value = ex.source
   $('source').scrollTop = 0
   const d = $('example-description')
@@ -212,13 +249,23 @@ function loadExample () {
   clearCompileError()
 }
 
+/** the description belongs to the example: once the source is something else, it goes */
+function onSourceInput () {
+  renderGutter()
+  if (state.example !== null && $('source').value !== state.example.source) {
+    state.example = null
+    $('example-description').hidden = true
+    $('example-select').value = ''
+  }
+}
+
 function onTab (event) {
   if (event.key !== 'Tab' || event.shiftKey || event.ctrlKey || event.altKey || event.metaKey) return
   event.preventDefault()
   const src = $('source')
   const { selectionStart: a, selectionEnd: b } = src
   src.setRangeText('    ', a, b, 'end')
-  renderGutter()
+  onSourceInput()
 }
 
 // ---- deploy and call
@@ -268,23 +315,58 @@ function argValue (el) {
   return el.value.trim()
 }
 
+/** A method that writes nothing (the compiler says so in the ABI) runs as a free query. */
+const isRead = (method) => method.mutates === false
+
+async function runRead (method, inputs, gas, result, error) {
+  const contract = state.contract
+  const r = await api('POST', '/api/playground/query', {
+    contract_addr: contract.address,
+    selector: method.selector,
+    args: inputs.map(argValue),
+    params: method.params,
+    gas_limit: numberInput(gas, DEFAULT_GAS)
+  })
+  if (r.status === 401) return
+  if (!r.ok) {
+    error.textContent = r.data?.phase === 'encode' ? `Cannot encode the arguments: ${r.data.error}` : errorText(r.data)
+    error.hidden = false
+    return
+  }
+  const q = r.data
+  const value = !q.success
+    ? `failed: ${q.revert_reason ?? q.error ?? 'reverted'}`
+    : q.return_hex === '' ? '(nothing)' : method.returns !== null && q.return_hex.length === 64 ? decodeWord(q.return_hex, method.returns) : `0x${q.return_hex}`
+  result.replaceChildren(h('span', { class: 'muted' }, `→ `), h('output', { class: q.success ? 'value' : 'value failed' }, value),
+    h('span', { class: 'muted' }, ` · block #${q.block_height} · ${q.gas_used.toLocaleString('en-US')} gas, free`))
+  result.dataset.success = String(q.success)
+  result.hidden = false
+}
+
 function methodForm (method) {
   const inputs = method.params.map(argInput)
+  const read = isRead(method)
   const error = h('p', { class: 'error form-error', role: 'alert', hidden: true })
+  const result = h('p', { class: 'query-result', role: 'status', hidden: true })
   const value = h('input', { class: 'value', inputmode: 'decimal', value: '0', title: 'coin sent with the call' })
   const gas = h('input', { class: 'gas', type: 'number', min: '1', step: '1', value: String(DEFAULT_GAS) })
-  const submit = h('button', { type: 'submit' }, 'Call')
-  const form = h('form', { class: 'method', dataset: { method: method.name }, autocomplete: 'off' },
+  const submit = h('button', { type: 'submit', title: read ? 'runs read-only on the current state: no transaction, no fee' : 'sends a transaction (mined, paid from your wallet)' }, read ? 'Read' : 'Call')
+  const form = h('form', { class: 'method', dataset: { method: method.name, mode: read ? 'read' : 'call' }, autocomplete: 'off' },
     h('div', { class: 'signature' }, `${method.name}(${method.params.map((p) => `${p.name}: ${p.type}`).join(', ')})`,
       method.returns === null ? '' : ` -> ${method.returns}`,
-      h('span', { class: 'muted' }, ` · selector 0x${method.selector.toString(16).padStart(2, '0')}`)),
+      h('span', { class: 'muted' }, ` · selector 0x${method.selector.toString(16).padStart(2, '0')}${read ? ' · read-only, free' : ''}`)),
     method.params.length === 0 ? null : h('div', { class: 'args' }, method.params.map((p, i) => h('label', {}, `${p.name}: ${p.type}`, inputs[i]))),
-    h('div', { class: 'row' }, h('label', {}, 'Value', value), h('label', {}, 'Gas', gas), submit),
+    h('div', { class: 'row' }, read ? null : h('label', {}, 'Value', value), h('label', {}, 'Gas', gas), submit),
+    result,
     error)
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     error.hidden = true
     submit.disabled = true
+    if (read) {
+      try { await runRead(method, inputs, gas, result, error) } finally { submit.disabled = false }
+      return
+    }
     try {
       const contract = state.contract
       const args = inputs.map(argValue)
@@ -313,6 +395,7 @@ function methodForm (method) {
 
 function openContract (contract) {
   state.contract = contract
+  save()
   $('interact-panel').hidden = false
   $('contract-name').textContent = contract.abi.contract
   $('contract-addr').textContent = contract.address
@@ -360,8 +443,13 @@ async function refreshContracts () {
 
 // ---- transactions and their receipts
 
-function track (txId, info) {
-  state.pending.set(txId, info)
+function track (txId, info, { restoring = false } = {}) {
+  // a restored deploy does not take over the call panel when its receipt is fetched again
+  state.pending.set(txId, restoring ? { ...info, restored: true } : info)
+  if (!restoring) {
+    state.activity = [{ txId, ...info }, ...state.activity.filter((a) => a.txId !== txId)].slice(0, SAVED_MAX)
+    save()
+  }
   $('activity-empty').hidden = true
   const item = h('li', { id: `tx-${txId}`, dataset: { txId, kind: info.kind, status: 'pending' } },
     h('div', { class: 'head' },
@@ -370,7 +458,8 @@ function track (txId, info) {
       h('a', { class: 'mono', href: `/explorer#/tx/${txId}`, title: txId }, short(txId)),
       h('span', { class: 'badge pending status' }, 'pending')),
     h('p', { class: 'muted waiting' }, `waiting for a block · fee ${info.fee} coin`))
-  $('activity').prepend(item)
+  if (restoring) $('activity').append(item)
+  else $('activity').prepend(item)
   if (state.timer === null) state.timer = setInterval(poll, POLL_MS)
 }
 
@@ -412,7 +501,7 @@ async function poll () {
     state.pending.delete(txId)
     showReceipt(txId, r.data, info)
     changed = true
-    if (info.kind === 'deploy' && r.data.success) deployed = { address: r.data.contract_addr, abi: info.abi }
+    if (info.kind === 'deploy' && r.data.success && info.restored !== true) deployed = { address: r.data.contract_addr, abi: info.abi }
   }
   if (changed) await refreshContracts()
   if (deployed !== null) openContract(deployed)
@@ -437,11 +526,29 @@ async function loadExamples () {
   }
 }
 
+/** After a reload: the transactions list (receipts fetched again) and the open contract. */
+function restore (contracts) {
+  const saved = loadSaved()
+  state.activity = saved.activity.filter((a) => typeof a?.txId === 'string' && /^[0-9a-f]{64}$/.test(a.txId))
+  $('activity').replaceChildren()
+  for (const a of state.activity) {
+    const { txId, ...info } = a
+    track(txId, info, { restoring: true })
+  }
+  $('activity-empty').hidden = state.activity.length > 0
+  const open = contracts.find((c) => c.contract_addr !== null && c.contract_addr === saved.open)
+  if (open !== undefined) openContract({ address: open.contract_addr, abi: open.abi })
+}
+
 async function start () {
-  const ok = await refreshContracts()
-  if (!ok) return false
+  const r = await api('GET', '/api/playground/contracts')
+  if (!r.ok) return false
+  state.user = r.data.account.name
+  renderAccount(r.data.account)
+  renderContracts(r.data.contracts)
   $('login-panel').hidden = true
   $('workspace').hidden = false
+  restore(r.data.contracts)
   await loadExamples()
   renderGutter()
   return true
@@ -453,7 +560,14 @@ $('logout-button').addEventListener('click', logout)
 $('compile-button').addEventListener('click', () => { notice(''); compile() })
 $('deploy-button').addEventListener('click', deploy)
 $('example-select').addEventListener('change', loadExample)
-$('source').addEventListener('input', () => renderGutter())
+$('source').addEventListener('input', onSourceInput)
 $('source').addEventListener('scroll', () => { $('gutter').scrollTop = $('source').scrollTop })
 $('source').addEventListener('keydown', onTab)
-start().then((ok) => { if (!ok) showLogin() })
+/** signed in (cookie, or a token this tab holds)? asked without a 401 in the console */
+async function boot () {
+  const r = await api('GET', '/api/session')
+  const signedIn = r.ok && r.data.signed_in === true
+  if (!signedIn || !(await start())) showLogin()
+}
+
+boot()

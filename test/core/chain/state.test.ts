@@ -89,3 +89,33 @@ t.test('accounts round-trip with and without a key; zero credits write nothing',
   o.credit('y', 0n)
   t.equal(o.get(stateKey.account('y')), undefined)
 })
+
+t.test('prefetch reads a block\'s keys in one multi-get; reads, reverts and the undo record agree with the database', async (t) => {
+  const db = new MemoryStore()
+  await db.write([{ type: 'put', key: 'a', value: Buffer.from('1') }, { type: 'put', key: 'b', value: Buffer.from('2') }])
+  let single = 0
+  let many = 0
+  const getSync = db.getSync.bind(db)
+  const getManySync = db.getManySync.bind(db)
+  db.getSync = (key) => { single++; return getSync(key) }
+  db.getManySync = (keys) => { many++; return getManySync(keys) }
+  const o = new StateOverlay(db)
+  o.prefetch(['a', 'b', 'missing', 'a'])
+  t.equal(many, 1, 'one multi-get')
+  t.equal(text(o.get('a')), '1')
+  t.equal(o.get('missing'), undefined)
+  t.equal(single, 0, 'prefetched keys are not read again')
+  const snap = o.snapshot()
+  o.put('a', Buffer.from('9'))
+  t.equal(text(o.get('a')), '9')
+  o.revert(snap)
+  t.equal(text(o.get('a')), '1', 'a reverted write falls back to the prefetched value')
+  o.put('b', Buffer.from('3'))
+  o.put('c', Buffer.from('4'))
+  const before = snapshotOf(db)
+  const { ops, undo } = o.commitOps()
+  t.same(undo, [['b', Buffer.from('2').toString('hex')], ['c', null]], 'priors from the prefetch and the database alike')
+  await db.write(ops)
+  await db.write(undoOps(undo))
+  t.same(snapshotOf(db), before, 'the undo record restores the database')
+})

@@ -22,8 +22,8 @@ t.test('the result carries deploy bytecode, its hex and size, and the ABI', asyn
   t.strictSame(r.abi, {
     contract: 'Counter',
     methods: [
-      { name: 'increment', selector: 1, params: [{ name: 'by', type: 'uint' }], returns: 'uint' },
-      { name: 'get', selector: 2, params: [], returns: 'uint' }
+      { name: 'increment', selector: 1, params: [{ name: 'by', type: 'uint' }], returns: 'uint', mutates: true },
+      { name: 'get', selector: 2, params: [], returns: 'uint', mutates: false }
     ],
     storage: [{ name: 'count', type: 'uint', slot: 0 }],
     events: [{
@@ -33,6 +33,24 @@ t.test('the result carries deploy bytecode, its hex and size, and the ABI', asyn
       params: [{ name: 'by', type: 'uint', indexed: true }, { name: 'total', type: 'uint', indexed: false }]
     }]
   })
+})
+
+t.test('the ABI says which methods change state, through calls too (issue 14 item 9)', async (t) => {
+  const r = compile(`contract E {
+    storage n: uint @ 0;
+    storage m: map<address, uint> @ 1;
+    event Seen(who: address indexed);
+    fn bump() { n += 1; }
+    fn peek() -> uint { return n; }
+    pub fn read() -> uint { let x: uint = peek(); return x + n; }
+    pub fn write() { bump(); }
+    pub fn put(v: uint) { m[caller()] = v; }
+    pub fn shout() { emit Seen(caller()); }
+    pub fn pay(to: address) { transfer(to, 1); }
+    pub fn local() -> uint { let y: uint = 2; y += 3; return y; }
+    pub fn hash(v: uint) -> bytes32 { require(v > 0, "zero"); return sha3(v); }
+  }`)
+  t.same(Object.fromEntries(r.abi.methods.map((m) => [m.name, m.mutates])), { read: false, write: true, put: true, shout: true, pay: true, local: false, hash: false })
 })
 
 t.test('selectors count public functions from 0x01 in source order', async (t) => {

@@ -1,11 +1,54 @@
 import crypto from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
 import type { PowCore } from '../../../core/pow/pow-core.ts'
 import { sha3_512 } from '../../../core/crypto/sha3.ts'
+import { simdSupported, wasmScalarPowCore, wasmSimdPowCore } from '../../../core/pow/pow-wasm.ts'
+import { jsPowCore } from '../../../core/pow/pow-js.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
-const cores: PowCore[] = [getPowCore('wasm'), getPowCore('js')]
+// all three cores, each under its own name: the SIMD core, the scalar WASM core, the JS twin
+type NamedCore = PowCore & { name: string }
+const named = (name: string, core: PowCore): NamedCore => ({ name, kind: core.kind, hashHeader: core.hashHeader, search: core.search })
+const cores: NamedCore[] = [named('wasm-simd', wasmSimdPowCore), named('wasm-scalar', wasmScalarPowCore), named('js', jsPowCore)]
+
+interface PowVectors {
+  hashes: Array<{ prefix: string; nonce: number; hash: string }>
+  searches: Array<{ prefix: string; start: number; difficulty: number; nonce: number; hash: string }>
+}
+const vectors = JSON.parse(readFileSync(new URL('../../vectors/pow.json', import.meta.url), 'utf8')) as PowVectors
+
+t.test('every core matches the PoW vectors (test/vectors/pow.json)', async (t) => {
+  for (const core of cores) {
+    for (const v of vectors.hashes) {
+      t.equal(hex(core.hashHeader(Buffer.from(v.prefix, 'hex'), v.nonce)), v.hash, `${core.name}: prefix ${v.prefix.length / 2}, nonce ${v.nonce}`)
+    }
+    for (const v of vectors.searches) {
+      const r = core.search(Buffer.from(v.prefix, 'hex'), v.start, 1 << 22, v.difficulty)
+      t.same({ nonce: r.nonce, hash: r.hash === null ? null : hex(r.hash), tried: r.tried }, { nonce: v.nonce, hash: v.hash, tried: v.nonce - v.start + 1 },
+        `${core.name}: search from ${v.start} at difficulty ${v.difficulty}, prefix ${v.prefix.length / 2}`)
+    }
+  }
+})
+
+t.test('this engine has WebAssembly SIMD, so the node mines with the SIMD core', async (t) => {
+  t.ok(simdSupported(), 'WebAssembly.validate accepts the SIMD probe')
+  const prefix = Buffer.from(vectors.searches[0]!.prefix, 'hex')
+  t.same(getPowCore('wasm').search(prefix, 0, 1 << 22, 4), wasmSimdPowCore.search(prefix, 0, 1 << 22, 4))
+})
+
+t.test('the SIMD core pairs nonces: a winner in either half, odd starts and counts', async (t) => {
+  const prefix = crypto.randomBytes(264)
+  const scalar = wasmScalarPowCore.search(prefix, 0, 1 << 20, 3)
+  t.ok(scalar.found)
+  for (const start of [scalar.nonce - 3, scalar.nonce - 2, scalar.nonce - 1, scalar.nonce]) {
+    if (start < 0) continue
+    for (const count of [1, 2, 3, 4, 5]) {
+      t.same(wasmSimdPowCore.search(prefix, start, count, 3), wasmScalarPowCore.search(prefix, start, count, 3), `start ${start}, count ${count}`)
+    }
+  }
+})
 
 function header (prefix: Uint8Array, nonce: number): Buffer {
   const out = Buffer.alloc(prefix.length + 8)
@@ -31,19 +74,20 @@ t.test('hashHeader is SHA3-512(prefix ‖ nonce as uint64 big-endian)', async (t
     for (const nonce of edgeNonces) {
       const expected = crypto.hash('sha3-512', header(prefix, nonce))
       t.equal(hex(sha3_512(header(prefix, nonce))), expected, `facade, prefix ${length}, nonce ${nonce}`)
-      for (const core of cores) t.equal(hex(core.hashHeader(prefix, nonce)), expected, `${core.kind}, prefix ${length}, nonce ${nonce}`)
+      for (const core of cores) t.equal(hex(core.hashHeader(prefix, nonce)), expected, `${core.name}, prefix ${length}, nonce ${nonce}`)
     }
   }
 })
 
-t.test('both cores find the same first nonce, and it is the first', async (t) => {
+t.test('every core finds the same first nonce, and it is the first', async (t) => {
   for (const length of prefixLengths) {
     const prefix = crypto.randomBytes(length)
     const difficulty = length === 264 ? 4 : 3
     const start = length * 1000 + 2 ** 32 - 3000 // some searches cross a 2^32 carry
-    const [wasm, js] = cores.map((core) => core.search(prefix, start, 1 << 20, difficulty))
+    const [wasm, scalar, js] = cores.map((core) => core.search(prefix, start, 1 << 20, difficulty))
     t.ok(wasm!.found && js!.found, `prefix ${length}: both found`)
     t.equal(wasm!.nonce, js!.nonce, `prefix ${length}: same nonce`)
+    t.same(scalar, wasm, `prefix ${length}: the scalar core agrees with the SIMD one`)
     t.equal(wasm!.tried, wasm!.nonce - start + 1, `prefix ${length}: tried counts up to the winner`)
     t.equal(js!.tried, wasm!.tried)
     t.equal(hex(wasm!.hash!), crypto.hash('sha3-512', header(prefix, wasm!.nonce)), `prefix ${length}: wasm hash`)
@@ -60,11 +104,11 @@ t.test('both cores find the same first nonce, and it is the first', async (t) =>
 t.test('a search that finds nothing reports where to go on', async (t) => {
   const prefix = crypto.randomBytes(264)
   for (const core of cores) {
-    t.same(core.search(prefix, 500, 300, 40), { found: false, nonce: 800, hash: null, tried: 300 }, core.kind)
-    t.same(core.search(prefix, 7, 0, 1), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.kind}, count 0`)
-    t.same(core.search(prefix, 0, 50, 129), { found: false, nonce: 50, hash: null, tried: 50 }, `${core.kind}, more digits than a hash has`)
+    t.same(core.search(prefix, 500, 300, 40), { found: false, nonce: 800, hash: null, tried: 300 }, core.name)
+    t.same(core.search(prefix, 7, 0, 1), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.name}, count 0`)
+    t.same(core.search(prefix, 0, 50, 129), { found: false, nonce: 50, hash: null, tried: 50 }, `${core.name}, more digits than a hash has`)
     const easy = core.search(prefix, 9, 5, 0)
-    t.equal(easy.found && easy.nonce, 9, `${core.kind}, difficulty 0 takes the first nonce`)
+    t.equal(easy.found && easy.nonce, 9, `${core.name}, difficulty 0 takes the first nonce`)
   }
 })
 
@@ -76,27 +120,27 @@ t.test('the midstate follows the prefix, even one changed in place', async (t) =
   c[263] = c[263]! ^ 1 // only the tail differs
   for (const core of cores) {
     for (const prefix of [a, b, c, a, c]) {
-      t.equal(hex(core.hashHeader(prefix, 42)), crypto.hash('sha3-512', header(prefix, 42)), `${core.kind}`)
+      t.equal(hex(core.hashHeader(prefix, 42)), crypto.hash('sha3-512', header(prefix, 42)), `${core.name}`)
     }
     const mutable = Buffer.from(a)
     core.hashHeader(mutable, 1)
     mutable[0] = mutable[0]! ^ 0xff
-    t.equal(hex(core.hashHeader(mutable, 1)), crypto.hash('sha3-512', header(mutable, 1)), `${core.kind}: caller mutated the prefix`)
+    t.equal(hex(core.hashHeader(mutable, 1)), crypto.hash('sha3-512', header(mutable, 1)), `${core.name}: caller mutated the prefix`)
     const big = crypto.randomBytes(150_000) // longer than the WASM core's input buffer
-    t.equal(hex(core.hashHeader(big, 3)), crypto.hash('sha3-512', header(big, 3)), `${core.kind}: 150 kB prefix`)
+    t.equal(hex(core.hashHeader(big, 3)), crypto.hash('sha3-512', header(big, 3)), `${core.name}: 150 kB prefix`)
   }
 })
 
 t.test('bad arguments are refused', async (t) => {
   const prefix = new Uint8Array(264)
   for (const core of cores) {
-    for (const nonce of [-1, 1.5, 2 ** 53, Number.NaN]) t.throws(() => core.hashHeader(prefix, nonce), RangeError, `${core.kind} nonce ${nonce}`)
-    t.throws(() => core.search(prefix, 2 ** 53 - 10, 11, 1), RangeError, `${core.kind}: range past 2^53`)
+    for (const nonce of [-1, 1.5, 2 ** 53, Number.NaN]) t.throws(() => core.hashHeader(prefix, nonce), RangeError, `${core.name} nonce ${nonce}`)
+    t.throws(() => core.search(prefix, 2 ** 53 - 10, 11, 1), RangeError, `${core.name}: range past 2^53`)
     t.throws(() => core.search(prefix, 0, -1, 1), RangeError)
     t.throws(() => core.search(prefix, 0, 10, -1), RangeError)
     t.throws(() => core.search(prefix, 0, 10, 2.5), RangeError)
     const last = core.search(prefix, 2 ** 53 - 10, 10, 0)
-    t.equal(last.nonce, 2 ** 53 - 10, `${core.kind}: the top of the range is searchable`)
+    t.equal(last.nonce, 2 ** 53 - 10, `${core.name}: the top of the range is searchable`)
   }
 })
 

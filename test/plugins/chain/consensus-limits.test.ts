@@ -10,6 +10,7 @@ import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../../core/
 import type { Block } from '../../../core/chain/types.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import { blockSize, txSize } from '../../../core/chain/block-size.ts'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { assembleBlock, fitToBudget, templateBudget } from '../../../core/chain/template.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { NETWORKS } from '../../../config/networks.ts'
@@ -61,7 +62,7 @@ t.test('TOO_LARGE: the serialized block size, accepted at the limit, refused one
   const txs = [transfer(base, dev, generateWallet().address, 1, 0, { data: { memo: 'm'.repeat(512) } })]
   const block = mineBlock(base, parent, { txs })
   const size = blockSize(block)
-  t.equal(size, Buffer.byteLength(JSON.stringify(block)), 'the measured size is the size of the JSON that travels')
+  t.equal(size, encodeBlock(block).length, 'the measured size is that of the binary form peers exchange')
 
   const over = await open(t, testParams({ maxBlockBytes: size - 1 }))
   await refusedWith(t, over, block, BlockErrorCode.TOO_LARGE, new RegExp(`block is ${size} bytes, more than the ${size - 1}-byte limit`))
@@ -109,7 +110,7 @@ t.test('log bytes: per transaction and per block, the excess fails its transacti
 })
 
 t.test('the template is filled by bytes and by gas as well as by count', async (t) => {
-  const p = testParams({ maxBlockBytes: 64 * 1024, blockGasLimit: 3_000_000 })
+  const p = testParams({ maxBlockBytes: 32 * 1024, blockGasLimit: 3_000_000 })
   const tc = await open(t, p)
   const attestation = makeAttestation(tc.tipRef().timestamp + 1)
   const header = { parent: tc.tipRef(), miner: dev.address, timestamp: tc.tipRef().timestamp + 1, difficulty: 1, supply: coinToBohm(2_000_000), attestation }

@@ -12,7 +12,7 @@ import { signTransaction } from '../../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../../core/chain/tx.ts'
 import { coinToBohm } from '../../../core/chain/money.ts'
 import type { Wallet } from '../../../core/wallet.ts'
-import { TX_SEPARATOR_BYTES, txSize } from '../../../core/chain/block-size.ts'
+import { inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
 
 const dev = devWallet()
 const NOW = 1_800_000_000
@@ -332,7 +332,7 @@ t.test('selection within a byte and gas budget keeps each sender\'s nonces gap-f
   const c1 = send(tc, carol, dave.address, 1, 1, { fee: 0.007 })
   const d0 = send(tc, dave, carol.address, 1, 0, { fee: 0.001 })
   for (const tx of [a0, c0, c1, d0]) mp.add(tx)
-  const slot = (tx: Transaction): number => txSize(tx) + TX_SEPARATOR_BYTES
+  const slot = (tx: Transaction): number => inBlockBytes(txSize(tx))
   const ids = (txs: Transaction[]): string[] => txs.map((x) => x.transaction_id)
   const unbounded = { bytes: Number.MAX_SAFE_INTEGER, gas: Number.MAX_SAFE_INTEGER }
   t.same(ids(mp.select(10, unbounded)), ids([a0, c0, c1, d0]))

@@ -77,7 +77,7 @@ t.test('requireAuth: every GET but /api/status and /metrics needs the key', asyn
   t.equal((await node.call('GET', '/metrics', { key: null })).statusCode, 200)
   t.equal((await node.call('GET', '/api/status?x=1', { key: 'bad' })).statusCode, 200, 'a wrong key does not matter where none is needed')
   const guarded = ['/api/node', '/api/chain', '/api/blocks', '/api/block/1', `/api/tx/${'a'.repeat(64)}`, `/api/address/${'a'.repeat(32)}`, '/api/mempool',
-    '/api/mining', '/api/qrng', '/api/qrng/random?n=4', '/api/peers', '/api/fee', '/api/search?q=1', '/docs/json', '/', '/api/nope']
+    '/api/mining', '/api/qrng', '/api/qrng/random?n=4', '/api/peers', '/api/fee', '/api/search?q=1', '/docs/json', '/api', '/api/nope']
   for (const url of guarded) {
     const res = await node.call('GET', url, { key: null })
     t.equal(res.statusCode, 401, `${url} without key`)

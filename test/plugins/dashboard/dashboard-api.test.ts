@@ -7,12 +7,13 @@ import { startDashboardNode } from './fixtures/dashboard-node.ts'
 import { fake } from './fixtures/node-services-plugin.ts'
 import { ADDRESS_DETAIL, BLOCK_DETAIL, BLOCK_SUMMARY, DECODED_TX, PAGINATION, checkShape } from '../explorer/fixtures/shape.ts'
 import type { FieldType } from '../explorer/fixtures/shape.ts'
+import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
 
 const STATUS: Record<string, FieldType> = { node_running: 'bool', chain_height: 'int', peer_count: 'int', mining_active: 'bool', qrng_reachable: 'bool', simulate: 'bool', sync_state: 'string' }
 const NODE: Record<string, FieldType> = { node_id: 'string', version: 'string', started_at: 'float', uptime_seconds: 'float', data_dir: 'string' }
 const CHAIN: Record<string, FieldType> = { height: 'int', tip_hash: 'string', tip_timestamp: 'float', total_supply: 'float', difficulty: 'int', block_time_target: 'int', testnet: 'bool' }
 const MINING: Record<string, FieldType> = { enabled: 'bool', running: 'bool', blocks_mined: 'int', miner_address: 'string', simulation_mode: 'bool', qrng_source: 'string' }
-const QRNG: Record<string, FieldType> = { reachable: 'bool', host: 'string', port: 'int', last_fetch_at: 'float?', pool_available_bytes: 'int' }
+const QRNG: Record<string, FieldType> = { reachable: 'bool', host: 'string', port: 'int', last_fetch_at: 'float?', pool_available_bytes: 'int', beacons: 'array' }
 const FEE: Record<string, FieldType> = { mempool_min: 'float', mempool_median: 'float', min_fee: 'float', low_fee: 'float', medium_fee: 'float', high_fee: 'float', mempool_fullness: 'float' }
 const MEMPOOL_TX: Record<string, FieldType> = { tx_id: 'string', sender: 'string', recipient: 'string', amount: 'float', fee: 'float', data: 'object' }
 
@@ -104,6 +105,11 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     const q = (await node.get('/api/qrng')).json()
     checkShape(t, q, QRNG, 'qrng')
     t.match(q, { reachable: false, last_fetch_at: null, pool_available_bytes: 0 })
+    // the keys of every beacon the (devnet) chain trusts are published even without an entropy plugin
+    t.same(q.beacons.map((b: { id: string }) => b.id), ['beacon-default', 'beacon-devnet', 'beacon-fastnet'])
+    const devnet = q.beacons.find((b: { id: string }) => b.id === 'beacon-devnet')
+    t.same(devnet, { id: 'beacon-devnet', scheme: DEVNET_BEACON.pin.scheme, public_key: DEVNET_BEACON.pin.publicKey, period: 3, genesis_time: DEVNET_BEACON.pin.genesisTime, chain_hash: DEVNET_BEACON.pin.chainHash })
+    t.match(q.beacons.find((b: { id: string }) => b.id === 'beacon-default'), { scheme: 'pedersen-bls-chained', period: 30 })
     const random = await node.get('/api/qrng/random?n=8')
     t.equal(random.statusCode, 404)
     t.same(random.json(), { error: 'no entropy provider loaded' })
@@ -163,6 +169,7 @@ t.test('with miner, entropy and peers services present', async (t) => {
   t.match(m, { enabled: true, running: true, blocks_mined: 7, miner_address: fake.miner.miner_address, simulation_mode: false, qrng_source: fake.miner.qrng_source })
   const q = (await node.get('/api/qrng')).json()
   t.match(q, { reachable: true, host: '127.0.0.1', port: 8420, last_fetch_at: 1_700_000_000.25, pool_available_bytes: 4096 })
+  t.ok(q.beacons.length > 0, 'beacons published beside the provider status')
   const p = (await node.get('/api/peers')).json()
   t.equal(p.peer_count, 2)
   for (const peer of p.peers) checkShape(t, peer, { peer_id: 'string', address: 'string', version: 'string', best_height: 'int', connected_at: 'float' }, 'peer')

@@ -68,6 +68,24 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal((await node.get('/api/explorer/blocks?limit=1000')).json().pagination.limit, 100, 'limit clamped to 100')
   })
 
+  t.test('raw blocks, trusted beacons and the verifier modules the page loads', async (t) => {
+    const raw = await node.get('/api/explorer/block/1/raw')
+    t.equal(raw.statusCode, 200)
+    t.same(raw.json(), JSON.parse(JSON.stringify(b1)), 'the block exactly as stored and gossiped')
+    t.equal((await node.get('/api/explorer/block/999/raw')).statusCode, 404)
+    t.equal((await node.get('/api/explorer/block/x/raw')).statusCode, 400)
+    const beacons = (await node.get('/api/explorer/beacons')).json().beacons as Array<{ id: string; public_key: string }>
+    t.same(beacons.map((b) => b.id), ['beacon-default', 'beacon-devnet', 'beacon-fastnet'])
+    const mod = await node.get('/explorer/vendor/noble-curves/bls12-381.js')
+    t.equal(mod.statusCode, 200)
+    t.match(mod.headers['content-type'], /^text\/javascript/)
+    t.match(mod.body, /from '\/explorer\/vendor\/noble-hashes\/sha2\.js'/, 'bare @noble/hashes specifiers point at the served copy')
+    t.notMatch(mod.body, /from '@noble\/hashes\//)
+    for (const bad of ['/explorer/vendor/noble-curves/../package.json', '/explorer/vendor/noble-curves/%2e%2e/%2e%2e/package.json', '/explorer/vendor/left-pad/index.js', '/explorer/vendor/noble-curves/nope.js', '/explorer/vendor/noble-curves/package.json']) {
+      t.equal((await node.get(bad)).statusCode, 404, bad)
+    }
+  })
+
   t.test('block detail with decoded transactions', async (t) => {
     const res = await node.get('/api/explorer/block/1')
     t.equal(res.statusCode, 200)
@@ -77,6 +95,10 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal(b.merkle_root, b1.merkle_root)
     t.equal(b.nonce, b1.nonce)
     t.equal(b.qrng_attestation_present, true)
+    t.same(b.quantum_signature, b1.quantum_signature, 'the whole envelope, as hashed into the header')
+    t.equal(b.entropy_verifiable, true)
+    t.same(b.beacon_rounds, b1.quantum_signature!.qrng_attestation.beacons.map((e) => ({ source: e.source, round: e.round })))
+    t.equal(b.beacon_rounds[0].source, 'beacon-devnet')
     t.equal(b.transactions.length, 2)
     for (const tx of b.transactions) checkShape(t, tx, DECODED_TX, `tx ${tx.kind}`)
     const [coinbase, transfer] = b.transactions
@@ -97,6 +119,9 @@ t.test('explorer API on a small chain', async (t) => {
 
     const genesis = (await node.get('/api/explorer/block/0')).json()
     t.equal(genesis.qrng_attestation_present, false)
+    t.equal(genesis.quantum_signature, null)
+    t.equal(genesis.entropy_verifiable, false)
+    t.same(genesis.beacon_rounds, [])
     const kinds = genesis.transactions.map((x: { kind: string }) => x.kind)
     t.same(new Set(kinds), new Set(['genesis']))
     const premine = genesis.transactions.find((x: { recipient: string }) => x.recipient === FOUNDATION_ADDRESS)
@@ -199,6 +224,21 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal((await node.get('/api/explorer/search')).statusCode, 400)
   })
 
+  t.test('mempool: the pending transactions, paged (issue 14 item 8)', async (t) => {
+    const m = (await node.get('/api/explorer/mempool')).json()
+    t.equal(m.pending_count, 1)
+    t.match(m.transactions, [{ tx_id: pending.transaction_id, sender: node.dev.address, recipient: alice.address, recipient_name: 'alice', amount: 1, kind: 'transfer' }])
+    t.same(m.pagination, { offset: 0, limit: 25, total: 1, has_more: false })
+    t.same((await node.get('/api/explorer/mempool?offset=1')).json().transactions, [])
+    t.equal((await node.get('/api/explorer/mempool?limit=0')).statusCode, 400)
+  })
+
+  t.test('contract ABIs: 404 without a directory that knows the contract', async (t) => {
+    const res = await node.get(`/api/explorer/abi/${'ab'.repeat(20)}`)
+    t.equal(res.statusCode, 404)
+    t.same(res.json(), { error: 'no ABI known for this contract' })
+  })
+
   t.test('API root links the web page; the page and its assets are served', async (t) => {
     const root = (await node.get('/api/explorer')).json()
     t.equal(root.page, '/explorer')
@@ -213,7 +253,7 @@ t.test('explorer API on a small chain', async (t) => {
 
   t.test('published in OpenAPI', async (t) => {
     const doc = (await node.get('/docs/json')).json()
-    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}', '/api/explorer/search']) {
+    for (const p of ['/api/explorer/stats', '/api/explorer/blocks', '/api/explorer/block/{height}', '/api/explorer/tx/{tx_id}', '/api/explorer/address/{address}', '/api/receipt/{tx_id}', '/api/receipts/block/{idx}', '/api/explorer/search', '/api/explorer/mempool', '/api/explorer/abi/{address}']) {
       t.ok(doc.paths[p], p)
     }
   })

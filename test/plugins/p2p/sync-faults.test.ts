@@ -60,12 +60,12 @@ t.test('headers that check out but bodies that break the rules get the peer bann
   const victim = await startP2pNode()
   t.teardown(() => victim.stop())
   await extend(victim.chain, 1)
-  const chain = privateChain(3) // block 2 carries an attestation with an out-of-bounds health figure
+  const chain = privateChain(3) // block 2 carries an attestation whose health figure is a lie (not the revealed bytes')
   const rogue = await rogueServing(t, victim, chain)
   // The first attempt stores block 1 then fails on block 2; that progress makes the node try
   // the same peer again, which fails the same way: two invalid blocks are a ban.
   await waitFor('the peer serving invalid bodies to be banned', () => victim.p2p.bans().some((b) => b.peer_id === rogue))
-  t.match(victim.p2p.bans()[0]?.reason, /BLOCK_ERROR_ATTESTATION_/)
+  t.match(victim.p2p.bans()[0]?.reason, /BLOCK_ERROR_ATTESTATION_HEALTH_MISMATCH/)
   t.equal(victim.chain.getBlockMeta(chain[0]?.hash ?? '')?.status, 'side', 'the valid first block was stored as a side block')
   t.equal(victim.chain.getBlockMeta(chain[1]?.hash ?? ''), undefined, 'the invalid block was not')
   t.equal(victim.chain.tip().height, 1)

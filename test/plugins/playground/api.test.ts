@@ -15,6 +15,7 @@ const ENDPOINTS: Array<['GET' | 'POST', string]> = [
   ['POST', '/api/playground/compile'],
   ['POST', '/api/playground/deploy'],
   ['POST', '/api/playground/call'],
+  ['POST', '/api/playground/query'],
   ['GET', `/api/playground/receipt/${'a'.repeat(64)}`],
   ['GET', '/api/playground/contracts'],
   ['GET', '/api/playground/examples']
@@ -81,7 +82,7 @@ t.test('playground API', async (t) => {
     t.equal(body.bytecode_size, body.bytecode_hex.length / 2)
     t.equal(body.abi.contract, 'Counter')
     t.same(body.abi.methods.map((m: { name: string; selector: number }) => [m.name, m.selector]), [['increment', 1], ['get', 2], ['reset', 3]], 'sequential 1-byte selectors from 0x01 in source order')
-    t.same(body.abi.methods[0], { name: 'increment', selector: 1, params: [{ name: 'by', type: 'uint' }], returns: 'uint' })
+    t.same(body.abi.methods[0], { name: 'increment', selector: 1, params: [{ name: 'by', type: 'uint' }], returns: 'uint', mutates: true })
     t.same(body.abi.storage, [{ name: 'count', type: 'uint', slot: 0 }, { name: 'owner', type: 'address', slot: 1 }])
     t.same(body.abi.events.map((e: { name: string }) => e.name), ['Incremented', 'Reset'])
     t.same((await pg('POST', '/api/playground/compile', alice, { example: 'counter' })).json(), body, 'a bundled example by id')
@@ -138,6 +139,8 @@ t.test('playground API', async (t) => {
     t.notOk('return_hex' in r.json() || 'revert_reason' in r.json())
     const after = (await pg('GET', '/api/playground/contracts', alice)).json()
     t.match(after.contracts, [{ tx_id: deployId, contract_addr: counterAddr, status: 'deployed', success: true }])
+    t.same(node.resolve('contractAbis').abiAt(counterAddr), after.contracts[0].abi, 'the ABI is known by the contract address now (explorer logs)')
+    t.equal(node.resolve('contractAbis').abiAt('ab'.repeat(20)), undefined)
     t.match(after.account, { name: 'alice', address: alice.address, vm_address: alice.vm_address })
     t.same((await pg('GET', '/api/playground/contracts', bob)).json().contracts, [], 'each user sees only their own contracts')
   })
@@ -237,6 +240,40 @@ t.test('playground API', async (t) => {
     t.match((await pg('GET', `/api/playground/receipt/${bare.json().tx_id}`, alice)).json(), { status: 'confirmed', success: true, type: 'call' })
   })
 
+  await t.test('POST /api/playground/query: a free read-only call, no transaction (issue 14 item 9)', async (t) => {
+    const pendingBefore = mempool.size
+    const balance = chain.getAccount(bob.address).balance
+    const height = chain.tip().height
+    const get = await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 2 })
+    t.equal(get.statusCode, 200)
+    const count = get.json().return_uint as number
+    t.ok(count >= 7, 'the counter as the mined calls left it')
+    t.match(get.json(), { status: 'ok', success: true, contract_addr: counterAddr, selector: 2, return_hex: count.toString(16).padStart(64, '0'), block_height: height, gas_limit: 1_000_000 })
+    t.ok(get.json().gas_used > 0 && get.json().gas_used < 10_000, 'gas is reported')
+    t.equal(mempool.size, pendingBefore, 'no transaction')
+    t.equal(chain.getAccount(bob.address).balance, balance, 'no fee')
+    t.equal(chain.tip().height, height, 'nothing mined')
+
+    // a method that writes cannot run as a query, and changes nothing
+    const write = await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 1, args: [5], params: [{ name: 'by', type: 'uint' }] })
+    t.equal(write.statusCode, 200)
+    t.equal(write.json().success, false)
+    t.type(write.json().error, 'string')
+    t.equal((await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 2 })).json().return_uint, count, 'state unchanged')
+    const revert = await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 1, args: [0], params: [{ name: 'by', type: 'uint' }] })
+    t.match(revert.json(), { success: false, revert_reason: 'increment must be positive' }, 'a revert reason comes back as with a mined call')
+
+    // the same checks as a call; gas is capped
+    t.same((await pg('POST', '/api/playground/query', bob, { selector: 2 })).json(), { error: 'contract_addr + selector required' })
+    t.match((await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 1, args: ['x'], params: [{ name: 'by', type: 'uint' }] })).json(), { phase: 'encode' })
+    t.match((await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 2, value: 1 })).json(), { error: /a query carries no value/ })
+    t.equal((await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 2, gas_limit: 2_000_000 })).json().gas_limit, 1_000_000)
+    const starved = await pg('POST', '/api/playground/query', bob, { contract_addr: counterAddr, selector: 2, gas_limit: 10 })
+    t.match(starved.json(), { success: false, error: 'out of gas', gas_used: 10 })
+    t.match((await pg('POST', '/api/playground/query', bob, { contract_addr: 'ab'.repeat(20), selector: 2 })).json(), { success: false, error: /no contract at/ })
+    t.equal((await pg('POST', '/api/playground/query', null, { contract_addr: counterAddr, selector: 2 })).statusCode, 401)
+  })
+
   await t.test('GET /api/playground/receipt/{tx_id}: reverts, failures, unknown ids', async (t) => {
     const contract = { address: counterAddr, abi: (await pg('POST', '/api/playground/compile', alice, { source: COUNTER })).json().abi }
     const reverted = await node.call(bob, contract, 'increment', [0])
@@ -310,4 +347,16 @@ t.test('the web page at /playground and its assets are public', async (t) => {
     t.match(res.headers['content-type'], type)
   }
   t.equal((await node.app.inject({ method: 'GET', url: '/playground/assets/nope.js' })).statusCode, 404)
+})
+
+t.test('queries are free but bounded per client address', async (t) => {
+  const node = await startPlaygroundNode({ config: { playground: { rateLimits: { query: { max: 2, windowSeconds: 60 } } } } })
+  t.teardown(() => node.stop())
+  const alice = await node.join('alice')
+  const body = { contract_addr: 'ab'.repeat(20), selector: 2 }
+  for (let i = 0; i < 2; i++) t.equal((await node.pg('POST', '/api/playground/query', alice, body)).statusCode, 200)
+  const refused = await node.pg('POST', '/api/playground/query', alice, body)
+  t.equal(refused.statusCode, 429)
+  t.match(refused.json(), { error: /^too many queries from this address: retry in \d+ seconds$/ })
+  t.equal((await node.pg('POST', '/api/playground/compile', alice, { example: 'counter' })).statusCode, 200, 'compiles have their own budget')
 })

@@ -1,0 +1,108 @@
+// attest: what beacon evidence costs a validator. One BLS verification of a real drand round
+// with @noble/curves (quicknet: signature on G1; default: chained, signature on G2), the
+// per-round cost of batch verification (random linear combination over a run of devnet
+// rounds, as sync does), and the issue's goal: connecting a block of 100 signed transfers
+// that quotes a round nobody verified yet, against the same block without beacon evidence.
+// The sync goal (10,000 devnet blocks with evidence ≥ 400 blocks/s) is the sync family's
+// figure: its blocks carry devnet beacon evidence. Other pairing libraries: see BENCHMARKS.md.
+import { readFileSync } from 'node:fs'
+import { prepareBeacon, pairingHolds } from '../../core/entropy/beacon-verify.ts'
+import type { DrandBeacon } from '../../core/entropy/beacon-verify.ts'
+import type { DrandScheme } from '../../core/entropy/drand-schemes.ts'
+import { batchPairingHolds } from '../../core/entropy/beacon-batch.ts'
+import { devnetRound } from '../../core/entropy/devnet-beacon.ts'
+import { DEVNET_BEACON } from '../../config/entropy-sources.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import type { Wallet } from '../../core/wallet.ts'
+import { generateWallet } from '../../core/wallet.ts'
+import { BlockSequence, benchParams, benchTmpDir, devAccount, openBenchChain, randomAddress, removeDir, transfer } from '../lib/chain-fixture.ts'
+import { summarize, pairedRatios } from '../lib/stats.ts'
+import { goal, goalNotEvaluated } from '../lib/goals.ts'
+import type { BenchContext, BenchFamily, BenchRow, FamilyReport } from '../lib/types.ts'
+
+interface Fixture { chain: { public_key: string; schemeID: DrandScheme }; beacons: DrandBeacon[] }
+
+function fixture (name: string): Fixture {
+  return JSON.parse(readFileSync(new URL(`../../test/fixtures/drand/${name}.json`, import.meta.url), 'utf8')) as Fixture
+}
+
+/** ms of one full verification (decode, hash-to-curve, two pairings) per round of the fixture, cycling. */
+function singleVerifyMs (f: Fixture, runs: number): number[] {
+  const out: number[] = []
+  for (let i = 0; i <= runs; i++) {
+    const b = f.beacons[i % f.beacons.length] as DrandBeacon
+    const t0 = performance.now()
+    const ok = pairingHolds(prepareBeacon({ publicKey: f.chain.public_key, scheme: f.chain.schemeID }, b))
+    const ms = performance.now() - t0
+    if (!ok) throw new Error(`fixture round ${b.round} does not verify`)
+    if (i > 0) out.push(ms)
+  }
+  return out
+}
+
+async function run (ctx: BenchContext): Promise<FamilyReport> {
+  const started = performance.now()
+  const rows: BenchRow[] = []
+  ctx.progress('one round, @noble/curves: quicknet and default fixtures')
+  rows.push({ family: 'attest', name: 'verify one quicknet round (G1 signature, RFC 9380), @noble/curves', unit: 'ms', stats: summarize(singleVerifyMs(fixture('quicknet'), ctx.runs)) })
+  rows.push({ family: 'attest', name: 'verify one default-chain round (chained, G2 signature), @noble/curves', unit: 'ms', stats: summarize(singleVerifyMs(fixture('default'), ctx.runs)) })
+
+  const batchSize = ctx.quick ? 4 : 32
+  ctx.progress(`batch verification of ${batchSize} devnet rounds`)
+  const perRound: number[] = []
+  for (let k = 0; k <= ctx.runs; k++) {
+    const inputs = Array.from({ length: batchSize }, (_, i) => prepareBeacon(DEVNET_BEACON.pin, devnetRound(10_000 + k * batchSize + i)))
+    const t0 = performance.now()
+    if (!batchPairingHolds(inputs)) throw new Error('a devnet batch does not verify')
+    if (k > 0) perRound.push((performance.now() - t0) / batchSize)
+  }
+  rows.push({ family: 'attest', name: `batch of ${batchSize} devnet rounds (random linear combination), per round`, unit: 'ms', stats: summarize(perRound) })
+
+  // the goal: one chain, blocks alternating with and without evidence, each evidence round new
+  const txCount = ctx.quick ? 10 : 100
+  const params = { ...benchParams(), minBeacons: 0 }
+  const dir = benchTmpDir('attest')
+  const bc = await openBenchChain(params, dir)
+  try {
+    const seq = new BlockSequence(params, randomAddress())
+    seq.step = DEVNET_BEACON.pin.period
+    const dev = devAccount()
+    ctx.progress(`funding ${txCount} senders`)
+    const senders: Wallet[] = Array.from({ length: txCount }, () => generateWallet())
+    await bc.chain.processBlock(seq.next(senders.map((w, i) => transfer(params, dev, w.address, 100, i, seq.nextTimestamp, i === 0))), 'test')
+    ctx.progress(`signing ${2 * (ctx.runs + 1) * txCount} transfers for ${2 * (ctx.runs + 1)} blocks`)
+    const pairs: Array<{ with: Block; without: Block }> = []
+    let nonce = 0
+    const txs = (ts: number): Transaction[] => { const n = nonce++; return senders.map((w) => transfer(params, w, randomAddress(), 0.01, n, ts, n === 0)) }
+    for (let k = 0; k <= ctx.runs; k++) {
+      const withBeacon = seq.next(txs(seq.nextTimestamp))
+      const without = seq.next(txs(seq.nextTimestamp), 'self-hosted')
+      pairs.push({ with: withBeacon, without })
+    }
+    const withMs: number[] = []
+    const withoutMs: number[] = []
+    for (const [k, p] of pairs.entries()) {
+      ctx.progress(`${k === 0 ? 'warm-up' : `run ${k}/${ctx.runs}`}: connect with, then without beacon evidence`)
+      const t0 = performance.now()
+      await bc.chain.processBlock(p.with, 'test')
+      const t1 = performance.now()
+      await bc.chain.processBlock(p.without, 'test')
+      const t2 = performance.now()
+      if (k === 0) continue
+      withMs.push(t1 - t0)
+      withoutMs.push(t2 - t1)
+    }
+    rows.push({ family: 'attest', name: `connect a block of ${txCount} transfers quoting a new beacon round`, unit: 'ms', stats: summarize(withMs) })
+    rows.push({ family: 'attest', name: `connect a block of ${txCount} transfers without beacon evidence`, unit: 'ms', stats: summarize(withoutMs) })
+    const goals = [
+      goal('attest', 'connect with beacon evidence ≤ 1.25× without', pairedRatios(withMs, withoutMs), '<=', 1.25),
+      goalNotEvaluated('attest', 'sync 10,000 devnet blocks with beacon evidence ≥ 400 blocks/s', '>=', 400, 'measured by the sync family, whose blocks carry devnet beacon evidence')
+    ]
+    return { family: 'attest', title: 'beacon evidence verification', available: true, rows, goals, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await bc.close()
+    removeDir(dir)
+  }
+}
+
+export const attestFamily: BenchFamily = { name: 'attest', title: 'beacon evidence verification', run }

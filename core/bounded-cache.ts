@@ -1,0 +1,40 @@
+// A least-recently-used cache bounded by entry count and by a caller-measured size (bytes),
+// for immutable values keyed by content (a block by its hash): nothing is ever stale, only
+// evicted. Map iteration order is insertion order, so the first key is the least recent.
+
+export class BoundedCache<K, V> {
+  readonly #entries = new Map<K, { value: V; size: number }>()
+  readonly #maxEntries: number
+  readonly #maxSize: number
+  #size = 0
+
+  constructor (opts: { maxEntries: number; maxSize: number }) {
+    this.#maxEntries = opts.maxEntries
+    this.#maxSize = opts.maxSize
+  }
+
+  get (key: K): V | undefined {
+    const e = this.#entries.get(key)
+    if (e === undefined) return undefined
+    this.#entries.delete(key)
+    this.#entries.set(key, e)
+    return e.value
+  }
+
+  /** A value larger than the whole budget is not kept. */
+  set (key: K, value: V, size: number): void {
+    const old = this.#entries.get(key)
+    if (old !== undefined) { this.#entries.delete(key); this.#size -= old.size }
+    if (size > this.#maxSize) return
+    this.#entries.set(key, { value, size })
+    this.#size += size
+    while (this.#entries.size > this.#maxEntries || this.#size > this.#maxSize) {
+      const [first, e] = this.#entries.entries().next().value as [K, { value: V; size: number }]
+      this.#entries.delete(first)
+      this.#size -= e.size
+    }
+  }
+
+  get entries (): number { return this.#entries.size }
+  get size (): number { return this.#size }
+}

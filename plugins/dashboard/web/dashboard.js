@@ -1,0 +1,292 @@
+// The operator's dashboard page: tiles, uPlot charts, peers, recent blocks, search and the
+// pre-signed transaction form, all from this node's dashboard API, polled every 2 s. When the
+// node asks for the API key (requireAuth, or a submit), it is asked once and kept in this
+// tab's sessionStorage. Every API value reaches the page as text, never as HTML.
+import uPlot from '/dashboard/vendor/uplot/uPlot.esm.js'
+import { h } from '/common/dom.js'
+
+const $ = (id) => document.getElementById(id)
+const POLL_MS = 2000
+const CHART_BLOCKS = 300
+const SAMPLES = 300
+const KEY_ITEM = 'ledger-dashboard-api-key'
+
+const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), samples: { t: [], hashrate: [], mempool: [] }, charts: {}, polling: false }
+
+class ApiError extends Error {
+  constructor (status, body) {
+    super(body?.reason ?? body?.error ?? `HTTP ${status}`)
+    this.status = status
+    this.body = body
+  }
+}
+
+async function api (method, url, body) {
+  const headers = { accept: 'application/json' }
+  if (state.key !== null) headers.authorization = `Bearer ${state.key}`
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(url, { method, headers, body })
+  let data = null
+  try { data = await res.json() } catch { data = null }
+  if (res.status === 401) askForKey(state.key === null ? 'This node needs its API key.' : 'The API key was refused; enter it again.')
+  if (!res.ok) throw new ApiError(res.status, data)
+  return { data, res }
+}
+
+function askForKey (why) {
+  $('key-form').hidden = false
+  notice(why)
+}
+
+function notice (text) {
+  $('notice').textContent = text
+  $('notice').hidden = text === ''
+}
+
+// ---- formatting
+
+const num = (n) => Number(n).toLocaleString('en-US')
+const short = (s, n = 12) => (typeof s === 'string' && s.length > n ? `${s.slice(0, n)}…` : String(s ?? ''))
+const ago = (ts) => {
+  if (typeof ts !== 'number') return ''
+  const s = Math.max(0, Math.round(Date.now() / 1000 - ts))
+  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : `${Math.floor(s / 3600)}h ago`
+}
+function hashRate (h) {
+  const units = ['H/s', 'kH/s', 'MH/s', 'GH/s']
+  let v = h
+  let u = 0
+  while (v >= 1000 && u < units.length - 1) { v /= 1000; u++ }
+  return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`
+}
+const set = (id, text) => { $(id).textContent = text }
+
+// ---- charts
+
+function chart (id, label, color) {
+  const el = $(id)
+  const opts = {
+    width: Math.max(300, el.clientWidth || 400),
+    height: 200,
+    legend: { show: false },
+    scales: { x: { time: false } },
+    series: [{ label: 'x' }, { label, stroke: color, width: 1.5, points: { show: false } }],
+    axes: [{}, {}]
+  }
+  return new uPlot(opts, [[], []], el)
+}
+
+function timeChart (id, label, color) {
+  const el = $(id)
+  return new uPlot({
+    width: Math.max(300, el.clientWidth || 400),
+    height: 200,
+    legend: { show: false },
+    series: [{}, { label, stroke: color, width: 1.5, points: { show: false } }]
+  }, [[], []], el)
+}
+
+function drawBlockCharts () {
+  const heights = [...state.blocks.keys()].sort((a, b) => a - b).slice(-CHART_BLOCKS)
+  const xs = []
+  const intervals = []
+  const diffs = []
+  for (const height of heights) {
+    const b = state.blocks.get(height)
+    const prev = state.blocks.get(height - 1)
+    if (prev === undefined) continue
+    xs.push(height)
+    intervals.push(b.timestamp - prev.timestamp)
+    diffs.push(b.difficulty)
+  }
+  state.charts.interval.setData([xs, intervals])
+  state.charts.difficulty.setData([xs, diffs])
+}
+
+function drawSampleCharts () {
+  const s = state.samples
+  state.charts.hashrate.setData([s.t, s.hashrate])
+  state.charts.mempool.setData([s.t, s.mempool])
+}
+
+function sample (hash, mempool) {
+  const s = state.samples
+  s.t.push(Date.now() / 1000)
+  s.hashrate.push(hash)
+  s.mempool.push(mempool)
+  for (const series of [s.t, s.hashrate, s.mempool]) if (series.length > SAMPLES) series.shift()
+}
+
+// ---- rendering
+
+function renderBlocks (blocks) {
+  $('blocks').replaceChildren(...blocks.slice(0, 15).map((b) => h('tr', { dataset: { height: b.height } },
+    h('td', {}, h('a', { href: '#', onclick: (ev) => { ev.preventDefault(); search(String(b.height)) } }, num(b.height))),
+    h('td', { class: 'hash', title: b.hash }, short(b.hash, 16)),
+    h('td', { title: new Date(b.timestamp * 1000).toISOString() }, ago(b.timestamp)),
+    h('td', {}, b.tx_count),
+    h('td', { class: 'hash', title: b.miner }, short(b.miner)),
+    h('td', {}, b.difficulty))))
+}
+
+function renderPeers (p) {
+  set('peer-count', String(p.peer_count))
+  const rows = p.peers.map((x) => h('tr', {},
+    h('td', { class: 'hash', title: x.peer_id }, short(x.peer_id, 16)),
+    h('td', {}, x.address), h('td', {}, x.version), h('td', {}, num(x.best_height)), h('td', {}, ago(x.connected_at))))
+  $('peers').replaceChildren(...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No peers connected.'))]))
+}
+
+/** every field the provider reports, so fields added later show up without a page change */
+function renderEntropy (q) {
+  const rows = []
+  for (const [k, v] of Object.entries(q)) {
+    if (v !== null && typeof v === 'object') {
+      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, h('pre', {}, JSON.stringify(v, null, 2)))))
+    } else {
+      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, k.endsWith('_at') && typeof v === 'number' ? `${new Date(v * 1000).toISOString()} (${ago(v)})` : String(v))))
+    }
+  }
+  $('entropy').replaceChildren(...rows)
+}
+
+async function refresh () {
+  const [status, chain, mining, mempool, fee, qrng, peers, node] = await Promise.all([
+    api('GET', '/api/status'), api('GET', '/api/chain'), api('GET', '/api/mining'), api('GET', '/api/mempool'),
+    api('GET', '/api/fee'), api('GET', '/api/qrng'), api('GET', '/api/peers'), api('GET', '/api/node')
+  ]).then((all) => all.map((r) => r.data))
+  set('network', `· ${chain.network}`)
+  set('t-height', num(chain.height))
+  set('t-tip', `tip ${ago(chain.tip_timestamp)}`)
+  set('t-peers', String(status.peer_count))
+  set('t-sync', syncText(status.sync_state, chain.height, peers.peers))
+  set('t-mining', mining.running ? 'on' : mining.enabled ? 'halted' : 'off')
+  set('t-mined', mining.halted_reason ?? `${num(mining.blocks_mined)} blocks mined`)
+  set('t-hashrate', mining.running ? hashRate(mining.hash_rate) : '–')
+  set('t-source', mining.qrng_source)
+  set('t-difficulty', String(chain.difficulty))
+  set('t-target', `target ${chain.block_time_target}s`)
+  set('t-mempool', num(mempool.pending_count))
+  set('t-fee', `fee low ${fee.low_fee} · med ${fee.medium_fee} · high ${fee.high_fee}`)
+  set('t-entropy', qrng.reachable ? 'ok' : 'down')
+  set('t-pool', `${num(qrng.pool_available_bytes)} bytes · ${qrng.source ?? qrng.reason ?? ''}`)
+  set('t-supply', num(chain.total_supply))
+  set('t-uptime', `up ${Math.round(node.uptime_seconds)}s · ${node.version}`)
+  renderPeers(peers)
+  renderEntropy(qrng)
+  sample(mining.running ? mining.hash_rate : 0, mempool.pending_count)
+  drawSampleCharts()
+  await refreshBlocks(chain.height)
+}
+
+function syncText (sync, height, peers) {
+  const best = peers.reduce((m, p) => Math.max(m, p.best_height), 0)
+  if (sync === 'syncing' && best > 0) return `syncing ${Math.floor((height / best) * 100)}% (${num(height)}/${num(best)})`
+  return sync
+}
+
+/** the newest blocks, and on first load enough history for the charts */
+async function refreshBlocks (height) {
+  const have = state.blocks.size
+  const pages = have === 0 ? Math.ceil(Math.min(CHART_BLOCKS + 1, height + 1) / 100) : 1
+  let newest = []
+  for (let p = 0; p < pages; p++) {
+    const { data } = await api('GET', `/api/blocks?offset=${p * 100}&limit=100`)
+    if (p === 0) newest = data.blocks
+    for (const b of data.blocks) state.blocks.set(b.height, b)
+  }
+  // drop blocks a reorg replaced or that fell out of the window
+  for (const hgt of state.blocks.keys()) if (hgt > height || hgt < height - CHART_BLOCKS - 1) state.blocks.delete(hgt)
+  renderBlocks(newest)
+  drawBlockCharts()
+}
+
+async function poll () {
+  if (state.polling) return
+  state.polling = true
+  try {
+    await refresh()
+    set('live', `live · updated ${new Date().toLocaleTimeString()}`)
+    $('live').classList.remove('down')
+    if ($('key-form').hidden) notice('')
+  } catch (err) {
+    set('live', 'node unreachable')
+    $('live').classList.add('down')
+    if (!(err instanceof ApiError && err.status === 401)) notice(err.message)
+  } finally {
+    state.polling = false
+  }
+}
+
+// ---- search and submit
+
+async function search (q) {
+  try {
+    const { data, res } = await api('GET', `/api/search?q=${encodeURIComponent(q)}`)
+    const type = res.headers.get('x-result-type') ?? 'result'
+    set('search-type', type)
+    $('search-summary').replaceChildren(summaryOf(type, data))
+    set('search-json', JSON.stringify(data, null, 2))
+  } catch (err) {
+    set('search-type', 'nothing found')
+    $('search-summary').replaceChildren(h('p', { class: 'bad' }, err.message))
+    set('search-json', '')
+  }
+  $('search-result').hidden = false
+}
+
+function summaryOf (type, d) {
+  if (type === 'block') return h('p', {}, `block ${num(d.height)} · ${d.tx_count ?? d.transactions?.length ?? 0} txs · difficulty ${d.difficulty} · ${ago(d.timestamp)}`)
+  if (type === 'tx') return h('p', {}, `${d.kind} · ${d.amount} coin · ${d.status}${d.block_height !== undefined ? ` in block ${d.block_height}` : ''} · ${d.confirmations} confirmations`)
+  if (type === 'address') return h('p', {}, `${d.name ?? 'address'} · balance ${d.balance} · ${d.tx_count} transactions`)
+  return h('p', {}, type)
+}
+
+$('search-form').addEventListener('submit', (ev) => { ev.preventDefault(); search($('search').value.trim()) })
+$('search-close').addEventListener('click', () => { $('search-result').hidden = true })
+
+$('key-form').addEventListener('submit', (ev) => {
+  ev.preventDefault()
+  state.key = $('key').value.trim()
+  sessionStorage.setItem(KEY_ITEM, state.key)
+  $('key').value = ''
+  $('key-form').hidden = true
+  notice('')
+  poll()
+})
+
+$('submit-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault()
+  const out = $('submit-result')
+  out.className = ''
+  let body
+  try { body = JSON.stringify(JSON.parse($('submit-body').value)) } catch (err) {
+    out.className = 'bad'
+    out.textContent = `not JSON: ${err.message}`
+    return
+  }
+  if (state.key === null) {
+    askForKey('Submitting needs the API key (the node writes it to <data dir>/api_key.json).')
+    out.className = 'bad'
+    out.textContent = 'enter the API key, then submit again'
+    return
+  }
+  try {
+    const { data } = await api('POST', '/api/tx/submit', body)
+    out.className = 'ok'
+    out.textContent = `accepted: ${data.tx_id}`
+  } catch (err) {
+    out.className = 'bad'
+    out.textContent = `rejected: ${err.message}`
+  }
+})
+
+state.charts = {
+  interval: chart('c-interval', 'interval', '#3b6fd8'),
+  difficulty: chart('c-difficulty', 'difficulty', '#d8893b'),
+  hashrate: timeChart('c-hashrate', 'H/s', '#1b7f3b'),
+  mempool: timeChart('c-mempool', 'pending', '#8a3bd8')
+}
+if (state.key === null) $('key-form').hidden = true
+poll()
+setInterval(poll, POLL_MS)

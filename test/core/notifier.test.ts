@@ -1,0 +1,38 @@
+// The terminal's status line and startup summary formatting (core/notifier.ts).
+import t from 'tap'
+import { formatDuration, formatHashRate, formatStatusLine, formatSummary } from '../../core/notifier.ts'
+
+t.test('status line: idle, synced, syncing with progress, blocks/s and ETA', async (t) => {
+  const base = { height: 1204, peers: 2, hashRate: 1_234_567, mempool: 3, sync: 'synced' as const, target: 1204 }
+  t.equal(formatStatusLine(base, 0.5), 'height 1,204 · peers 2 · 1.2 MH/s · mempool 3 · synced')
+  t.equal(formatStatusLine({ ...base, hashRate: null, peers: 0, sync: 'idle', target: 0 }, 0), 'height 1,204 · peers 0 · mempool 3 · idle', 'no hash rate when not mining')
+  t.equal(formatStatusLine({ ...base, height: 4210, target: 10_000, sync: 'syncing' }, 850),
+    'height 4,210 · peers 2 · 1.2 MH/s · mempool 3 · syncing 4,210/10,000 (42%) - 850.0 blocks/s - eta 7s')
+  t.match(formatStatusLine({ ...base, height: 10, target: 100, sync: 'syncing' }, 0), /eta \?$/, 'no rate yet: unknown ETA')
+})
+
+t.test('units and durations', async (t) => {
+  t.equal(formatHashRate(166), '166 H/s')
+  t.equal(formatHashRate(25_300), '25.3 kH/s')
+  t.equal(formatDuration(59.6), '1m00s')
+  t.equal(formatDuration(3725), '1h02m')
+  t.equal(formatDuration(Infinity), '?')
+})
+
+t.test('summary: every URL present, absent ones left out', async (t) => {
+  const text = formatSummary({
+    network: 'devnet',
+    dataDir: '/d',
+    urls: { chat: 'http://h:1/', admin: 'http://h:1/admin', dashboard: 'http://h:2/', p2p: ['/ip4/127.0.0.1/tcp/3/p2p/X', '/ip4/10.0.0.1/tcp/3/p2p/X'] },
+    adminCredentials: '/d/admin_credentials.json',
+    apiKey: 'from LEDGER_API_KEY',
+    stop: 'Ctrl-C'
+  })
+  const lines = text.split('\n')
+  t.equal(lines[0], 'ledger node running on devnet')
+  t.ok(lines.includes('  dashboard    http://h:2/'))
+  t.ok(lines.includes('  p2p          /ip4/127.0.0.1/tcp/3/p2p/X'))
+  t.ok(lines.includes('               /ip4/10.0.0.1/tcp/3/p2p/X'), 'further addresses indented under the first')
+  t.ok(lines.includes('  API key      from LEDGER_API_KEY'))
+  t.notOk(text.includes('explorer'), 'a plugin not loaded has no line')
+})

@@ -1,0 +1,65 @@
+// The explorer's block view re-verifies the attestation in headless chromium with the node's
+// own libraries served as ES modules: "verified in your browser" for a real block, and the
+// failed rule named when the served envelope is altered on the way (intercepted response).
+import t from 'tap'
+import type { AddressInfo } from 'node:net'
+import { chromium } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { startExplorerNode } from '../plugins/explorer/fixtures/explorer-node.ts'
+import { devnetRound } from '../../core/entropy/devnet-beacon.ts'
+import type { BlockDetail } from '../../core/views/block-view.ts'
+
+const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
+
+t.test('the block view shows the attestation and verifies it in the browser', async (t) => {
+  const node = await startExplorerNode({ plugins: ['storage', 'chain', 'http', 'explorer'] })
+  let browser: Browser | undefined
+  t.teardown(async () => { await browser?.close(); await node.stop() })
+  const first = await node.mine([])
+  await node.mine([])
+  const base = `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}`
+
+  browser = await chromium.launch(LAUNCH)
+  const page: Page = await browser.newPage()
+  page.setDefaultTimeout(30_000)
+  const pageErrors: string[] = []
+  page.on('pageerror', (err) => pageErrors.push(err.message))
+
+  await page.goto(`${base}/explorer#/block/1`)
+  await page.waitForSelector('#block-attestation')
+  const env = first.quantum_signature!.qrng_attestation
+  t.equal(await page.textContent('#attestation-source'), env.source)
+  t.equal(await page.textContent('#attestation-rounds'), `beacon-devnet #${env.beacons[0]!.round}`)
+  t.equal(await page.textContent('#attestation-commitment'), env.commitment)
+  t.match(await page.textContent('#attestation-health'), /^monobit 0\.\d{4}, Fano \d\.\d{4}, pool \d+ bytes$/)
+  await page.waitForSelector('#attestation-badge[data-state="verified"]')
+  t.equal(await page.textContent('#attestation-badge'), 'verified in your browser')
+  t.match(await page.getAttribute('#attestation-badge', 'title'), /beacon-devnet round \d+ \(BLS\), derivation, commitment, health/)
+
+  // the same block, served with another round's signature (randomness kept consistent)
+  const alter = async (edit: (b: BlockDetail) => void): Promise<string> => {
+    await page.unroute('**/api/explorer/block/2')
+    await page.route('**/api/explorer/block/2', async (route) => {
+      const res = await route.fetch()
+      const body = await res.json() as BlockDetail
+      edit(body)
+      await route.fulfill({ response: res, json: body })
+    })
+    await page.goto(`${base}/explorer#/block/1`)
+    await page.waitForSelector('#block-detail[data-height="1"]')
+    await page.goto(`${base}/explorer#/block/2`)
+    await page.waitForSelector('#block-detail[data-height="2"] #attestation-badge[data-state="failed"]')
+    return await page.textContent('#attestation-badge') ?? ''
+  }
+  t.match(await alter((b) => {
+    const e = b.quantum_signature!.qrng_attestation.beacons[0]!
+    const other = devnetRound(e.round - 1)
+    e.signature = other.signature
+    e.randomness = other.randomness
+  }), /^not verified: beacon-devnet round \d+: BLS signature does not verify under the published key$/)
+  t.match(await alter((b) => {
+    const e = b.quantum_signature!.qrng_attestation
+    e.local_entropy = e.local_entropy.replace(/^./, (c) => c === '0' ? '1' : '0')
+  }), /^not verified: seed and proof are not derived/)
+  t.same(pageErrors, [], 'no script errors')
+})
