@@ -35,6 +35,14 @@ export class BoundedCache<K, V> {
     }
   }
 
+  /** Forgets a key (its value was deleted from where it came, e.g. a pruned block). */
+  delete (key: K): void {
+    const e = this.#entries.get(key)
+    if (e === undefined) return
+    this.#entries.delete(key)
+    this.#size -= e.size
+  }
+
   get entries (): number { return this.#entries.size }
   get size (): number { return this.#size }
 }

@@ -422,6 +422,7 @@ export class Chain implements ChainService {
       const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
       if (head !== undefined) for (const k of blockTxKeys(hash, head)) ops.push({ type: 'del', key: k })
       ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) }, { type: 'del', key: chainKey.undo(hash) })
+      this.#blocks.delete(hash)
     }
     if (ops.length === 0) return
     await this.#db.write(ops)
