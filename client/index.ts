@@ -13,7 +13,8 @@ import type { Wallet } from '../core/wallet.ts'
 export type { Transaction, Wallet }
 export { readWalletFile, walletFromSeed }
 
-export const DEFAULT_NODE_URL = 'http://127.0.0.1:8080'
+import { DEFAULT_NODE_URL } from './defaults.ts'
+export { DEFAULT_NODE_URL }
 
 /** Why a call failed: `status` is the HTTP status (0 when the node could not be reached),
  *  `reason` the node's own words, `code` its rejection code when it gave one. */

@@ -35,7 +35,6 @@ export class BoundedCache<K, V> {
     }
   }
 
-  /** Forgets a key (its value was deleted from where it came, e.g. a pruned block). */
   delete (key: K): void {
     const e = this.#entries.get(key)
     if (e === undefined) return

@@ -4,9 +4,10 @@
 import path from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
-import { DEFAULT_NODE_URL, LedgerClient, LedgerClientError } from '../client/index.ts'
-import type { TxStatus } from '../client/index.ts'
-import { readWalletFile } from './wallet.ts'
+// the client and the wallet (crypto) are imported when a command runs: `ledger --help` must
+// not load them (issue 15)
+import { DEFAULT_NODE_URL } from '../client/defaults.ts'
+import type { LedgerClient, TxStatus } from '../client/index.ts'
 import type { Wallet } from './wallet.ts'
 
 export class WalletCliError extends Error {}
@@ -16,9 +17,10 @@ const API_KEY_ENV_NAME = 'LEDGER_API_KEY'
 
 interface NodeArgs { node?: string; json?: boolean }
 
-function loadWallet (file: string): Wallet {
+async function loadWallet (file: string): Promise<Wallet> {
   const abs = path.resolve(file)
   if (!existsSync(abs)) throw new WalletCliError(`wallet file ${abs} does not exist (make one with 'ledger keygen --out ${file}')`)
+  const { readWalletFile } = await import('./wallet.ts')
   try {
     return readWalletFile(abs)
   } catch (err) {
@@ -49,7 +51,8 @@ export function resolveApiKey (a: { 'api-key'?: string; 'api-key-file'?: string 
   return fromEnv !== undefined && fromEnv.length > 0 ? fromEnv : undefined
 }
 
-function client (a: NodeArgs, apiKey?: string): LedgerClient {
+async function client (a: NodeArgs, apiKey?: string): Promise<LedgerClient> {
+  const { LedgerClient } = await import('../client/index.ts')
   try {
     return new LedgerClient({ node: a.node, apiKey })
   } catch (err) {
@@ -62,6 +65,7 @@ async function cliCall<T> (fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
+    const { LedgerClientError } = await import('../client/index.ts')
     if (err instanceof LedgerClientError) throw new WalletCliError(err.status > 0 ? `node refused (${err.status}${err.code !== undefined ? ` ${err.code}` : ''}): ${err.message}` : err.message)
     throw err
   }
@@ -83,12 +87,13 @@ export function walletCommands (y: Argv): Argv {
       .positional('action', { choices: ['address', 'balance'] as const, demandOption: true, describe: 'address: print it; balance: ask the node' })
       .option('wallet', { type: 'string', demandOption: true, describe: 'wallet file (from ledger keygen)' }),
     async (a) => {
-      const wallet = loadWallet(a.wallet)
+      const wallet = await loadWallet(a.wallet)
       if (a.action === 'address') {
         console.log(a.json ? JSON.stringify({ address: wallet.address, vm_address: wallet.vmAddress }) : wallet.address)
         return
       }
-      const acct = await cliCall(() => client(a).account(wallet.address))
+      const c = await client(a)
+      const acct = await cliCall(() => c.account(wallet.address))
       if (a.json) { console.log(JSON.stringify(acct)); return }
       console.log(`${acct.address}: ${acct.balance} coin (spendable ${acct.spendable}; ${acct.pending_count} pending; next nonce ${acct.next_nonce})`)
     })
@@ -108,14 +113,15 @@ export function walletCommands (y: Argv): Argv {
       if (a.action === 'status') {
         if (a.id === undefined) throw new WalletCliError('tx status needs a transaction id: ledger tx status <id>')
         const id = a.id
-        const s = await cliCall(() => client(a).tx(id))
+        const c = await client(a)
+        const s = await cliCall(() => c.tx(id))
         if (s === null) throw new WalletCliError(`transaction ${id} is unknown to the node (neither in a block nor in the mempool)`)
         console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}; ${s.amount} coin ${s.sender} -> ${s.recipient}, fee ${s.fee}`)
         return
       }
       for (const k of ['wallet', 'to', 'amount'] as const) if (a[k] === undefined) throw new WalletCliError(`tx send needs --${k}`)
-      const wallet = loadWallet(a.wallet as string)
-      const c = client(a, resolveApiKey(a))
+      const wallet = await loadWallet(a.wallet as string)
+      const c = await client(a, resolveApiKey(a))
       const tx = await cliCall(() => c.send(wallet, { to: a.to as string, amount: a.amount as number, fee: a.fee, memo: a.memo }))
       if (!a.wait) {
         console.log(a.json ? JSON.stringify({ status: 'accepted', tx_id: tx.transaction_id, nonce: tx.nonce, fee: tx.fee }) : `accepted: ${tx.transaction_id} (nonce ${tx.nonce}, fee ${tx.fee}); follow it with 'ledger tx status ${tx.transaction_id}'`)

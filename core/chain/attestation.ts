@@ -17,7 +17,7 @@ import type { NetworkParams } from './params.ts'
 import type { Attestation, BeaconEvidence, Block } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 // the envelope's key lists are the block format's (shape.ts); checked again here for callers
-// that verify an envelope without checkBlockFormat (the miner, ledger verify's unit tests)
+// that verify an envelope without checkBlockFormat (the miner's pre-check, unit tests)
 import { ATTESTATION_KEYS, BEACON_KEYS, HEALTH_KEYS } from './shape.ts'
 
 const HEX32 = /^[0-9a-f]{64}$/

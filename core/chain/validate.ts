@@ -68,8 +68,6 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
   if (b.quantum_signature !== null) checkEnvelopeKeys(b.quantum_signature)
 }
 
-/** A transaction that has no binary form (a lone surrogate, a non-JSON value) is malformed. */
-
 export interface HeaderContext {
   parent: BlockMeta
   expectedDifficulty: number

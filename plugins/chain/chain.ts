@@ -413,6 +413,7 @@ export class Chain implements ChainService {
     const below = this.#tip.height - this.params.maxReorgDepth + 1
     if (below <= 1) return
     const ops: KvOp[] = []
+    const pruned = { blocks: [] as string[], txs: [] as string[] }
     const prefix = chainKey.sideBlockPrefix()
     for await (const key of this.#db.keys({ gte: prefix, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
       ops.push({ type: 'del', key })
@@ -420,12 +421,17 @@ export class Chain implements ChainService {
       const meta = this.getBlockMeta(hash)
       if (meta === undefined || meta.status === 'main') continue // reconnected since: only the index entry goes
       const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
-      if (head !== undefined) for (const k of blockTxKeys(hash, head)) ops.push({ type: 'del', key: k })
+      if (head !== undefined) for (const k of blockTxKeys(hash, head)) { ops.push({ type: 'del', key: k }); pruned.txs.push(k) }
+      pruned.blocks.push(hash)
       ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) }, { type: 'del', key: chainKey.undo(hash) })
-      this.#blocks.delete(hash)
     }
     if (ops.length === 0) return
+    // a pruned block is gone for every reader, the caches included (after the write: a read
+    // racing it could otherwise put the block back)
+    const evict = (): void => { for (const h of pruned.blocks) this.#blocks.delete(h); for (const k of pruned.txs) this.#txs.delete(k) }
+    evict()
     await this.#db.write(ops)
+    evict()
     this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
   }
 

@@ -17,4 +17,9 @@ t.test('evicts the least recently used past either bound', async (t) => {
   c.set('big', 7, 1)
   t.equal(c.get('big'), 7, 'a replaced value')
   t.ok(c.size <= 100)
+  const before = c.size
+  c.delete('big')
+  t.equal(c.get('big'), undefined, 'deleted')
+  t.equal(c.size, before - 1, 'its size is given back')
+  c.delete('never there')
 })
