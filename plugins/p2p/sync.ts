@@ -8,7 +8,7 @@
 // brings us nothing (no headers, headers that do not outweigh our chain, a fork beyond the
 // reorg limit) is penalized and benched — not chosen again, whatever it claims next, for a
 // cooldown that doubles with each such failure. `active` (the node's "syncing" state, which
-// idles the miner) holds for a short grace while the first headers are awaited, then only
+// idles the miner) holds for one stall window while the first headers are awaited, then only
 // while a checked header chain heavier than ours is downloading and blocks keep connecting:
 // claims alone cannot keep the node "syncing".
 import type { Logger } from 'pino'
@@ -85,8 +85,6 @@ const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, Block
 /** body requests kept in flight, so the peer's reads overlap our block processing */
 const PREFETCH_REQUESTS = 3
 const DEFAULT_STALL_MS = 10_000
-/** how long an unproven claim counts as syncing (so a node joining late does not mine on its stale tip meanwhile) */
-const PROVE_GRACE_MS = 2_000
 const DEFAULT_BENCH_MS = 30_000
 const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
@@ -128,8 +126,11 @@ export class Syncer {
   get active (): boolean {
     if (this.#active === null) return false
     const stall = this.#o.stallMs ?? DEFAULT_STALL_MS
+    // An unproven claim counts as syncing for one stall window (so a node joining late does not
+    // mine on its stale tip while the first headers are on their way, even on a loaded machine);
+    // a claim that never delivers idles the miner that long once, then the peer is benched.
     if (this.#proven) return this.#now() - this.#lastProgress < stall
-    return this.#now() - this.#startedAt < Math.min(stall, PROVE_GRACE_MS)
+    return this.#now() - this.#startedAt < stall
   }
 
   /** The peer is benched (its claimed work was not delivered) until this time, else undefined. */

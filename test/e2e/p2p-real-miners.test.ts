@@ -75,6 +75,9 @@ t.test('three CLI nodes, two mining with the real miner, converge and carry a tr
   await waitUntil('every node to count two peers', async () =>
     (await Promise.all(nodes.map((n) => n.get<Status>('/api/status')))).every((s) => s.peer_count === 2), 40_000)
 
+  // mining_active is momentary (a miner idles while a sync from a new peer starts): wait for it
+  await waitUntil('a and b to mine while c relays', async () =>
+    (await Promise.all(nodes.map((n) => n.get<Status>('/api/status')))).map((s) => s.mining_active).join() === 'true,true,false', 40_000)
   const statuses = await Promise.all(nodes.map((n) => n.get<Status>('/api/status')))
   t.same(statuses.map((s) => s.mining_active), [true, true, false], 'a and b mine, c relays')
 
