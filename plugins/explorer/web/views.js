@@ -2,6 +2,7 @@
 // transaction, one address. Each returns a DOM node; the router swaps it into #view.
 import { h, short, addressLink, txLink, blockLink, coin, when, badge, kindBadge, fields, table, pager } from './dom.js'
 import { verifyAttestation } from './attestation.js'
+import { decodeLog } from '/common/abi-words.js'
 
 export class NotFound extends Error {}
 
@@ -111,40 +112,6 @@ function receiptFields (r) {
 }
 
 // ---- receipt logs, decoded with the contract's ABI when the node knows it
-
-function hexToText (hex) {
-  const bytes = new Uint8Array(hex.match(/../g)?.map((b) => parseInt(b, 16)) ?? [])
-  let end = bytes.length
-  while (end > 0 && bytes[end - 1] === 0) end--
-  if (end === 0) return null
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end))
-    return /^[\P{C}\t\n]*$/u.test(text) ? text : null
-  } catch {
-    return null
-  }
-}
-
-function decodeWord (hex, type) {
-  if (type === 'uint') return BigInt(`0x${hex}`).toString()
-  if (type === 'bool') return BigInt(`0x${hex}`) === 0n ? 'false' : 'true'
-  if (type === 'address') return `0x${hex.slice(24)}`
-  const text = hexToText(hex)
-  return text === null ? `0x${hex}` : `0x${hex} ("${text}")`
-}
-
-/** Incremented(by=5, total=5) with the ABI; the raw topics and data without */
-export function decodeLog (log, abi) {
-  const event = abi?.events?.find((e) => e.topic === log.topics[0])
-  if (event === undefined) return `topics ${log.topics.join(', ')}${log.data === '' ? '' : ` data ${log.data}`}`
-  let topic = 1
-  let word = 0
-  const args = event.params.map((p) => {
-    const hex = p.indexed ? log.topics[topic++] : log.data.slice(64 * word, 64 * ++word)
-    return `${p.name}=${hex === undefined || hex.length !== 64 ? '?' : decodeWord(hex, p.type)}`
-  })
-  return `${event.name}(${args.join(', ')})`
-}
 
 async function abiOf (address, cache) {
   if (!cache.has(address)) cache.set(address, api(`/api/explorer/abi/${address}`).catch(() => null))

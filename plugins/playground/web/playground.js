@@ -4,6 +4,7 @@
 // the page as text, never as HTML.
 
 import { h } from '/common/dom.js'
+import { decodeLog, decodeWord } from '/common/abi-words.js'
 
 const $ = (id) => document.getElementById(id)
 const TOKEN_KEY = 'ledger-playground-token'
@@ -90,39 +91,6 @@ function errorText (data) {
 
 // ---- words as the ABI types read them
 
-function hexToText (hex) {
-  const bytes = new Uint8Array(hex.match(/../g)?.map((b) => parseInt(b, 16)) ?? [])
-  let end = bytes.length
-  while (end > 0 && bytes[end - 1] === 0) end--
-  if (end === 0) return null
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end))
-    return /^[\P{C}\t\n]*$/u.test(text) ? text : null
-  } catch {
-    return null
-  }
-}
-
-function decodeWord (hex, type) {
-  const word = BigInt(`0x${hex}`)
-  if (type === 'uint') return word.toString()
-  if (type === 'bool') return word === 0n ? 'false' : 'true'
-  if (type === 'address') return `0x${hex.slice(24)}`
-  const text = hexToText(hex)
-  return text === null ? `0x${hex}` : `0x${hex} ("${text}")`
-}
-
-function decodeLog (log, abi) {
-  const event = abi?.events?.find((e) => e.topic === log.topics[0])
-  if (event === undefined) return `topics ${log.topics.join(', ')}${log.data === '' ? '' : ` data ${log.data}`}`
-  let topic = 1
-  let word = 0
-  const args = event.params.map((p) => {
-    const hex = p.indexed ? log.topics[topic++] : log.data.slice(64 * word, 64 * ++word)
-    return `${p.name}=${hex === undefined || hex.length !== 64 ? '?' : decodeWord(hex, p.type)}`
-  })
-  return `${event.name}(${args.join(', ')})`
-}
 
 // ---- sign-in
 
