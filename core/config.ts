@@ -116,7 +116,7 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
   try {
     mod = await import(pathToFileURL(abs).href) as { default?: unknown }
   } catch (err) {
-    const at = err instanceof SyntaxError ? syntaxErrorLocation(err) : undefined
+    const at = err instanceof Error ? syntaxErrorLocation(err) : undefined
     if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
     throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
   }
@@ -131,7 +131,11 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
  * prints them in the stack as `<file>:<line>`, the source line, and a caret line under the
  * offending token; an error spanning lines has no caret, only the line.
  */
-export function syntaxErrorLocation (err: SyntaxError): { line: number; column?: number } | undefined {
+export function syntaxErrorLocation (err: Error): { line: number; column?: number } | undefined {
+  // a TypeScript loader (ts-node style, as test runners register) says `file(3,23): error TS1005`
+  const tsc = /\((\d+),(\d+)\): error TS\d+/.exec(err.message)
+  if (tsc !== null) return { line: Number(tsc[1]), column: Number(tsc[2]) }
+  if (!(err instanceof SyntaxError)) return undefined
   const lines = (err.stack ?? '').split('\n')
   const head = /:(\d+)$/.exec(lines[0] ?? '')
   if (head === null) return undefined
