@@ -1,19 +1,14 @@
 // The faucet queue (issue 13 item 3): drips the faucet wallet cannot pay wait durably and
 // are paid in order as it can; the user sees its place in line, the admin the queue and a
 // "pay again" action; a drip whose transaction leaves the mempool unconfirmed is paid again.
+import { waitFor } from '../../helpers/wait.ts'
 import t from 'tap'
 import { startChatNode, sessionCookie, useAdminEnv } from './fixtures/chat-node.ts'
 import { tmpDir, cleanup } from '../../helpers/chain.ts'
 
 useAdminEnv()
 
-async function until (what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+const until = (what: string, check: () => boolean, ms = 10_000): Promise<void> => waitFor(what, check, ms)
 
 t.test('unpaid drips wait in line, are paid in order, and survive a restart', async (t) => {
   const dataDir = tmpDir('ledger-faucet-queue-')

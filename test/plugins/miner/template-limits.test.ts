@@ -1,19 +1,14 @@
 // The real miner fills its template by bytes as well as by count (issue 12 item 1): with a
 // backlog larger than one block, its first block is as full as maxBlockBytes allows and no
 // fuller, and the rest follow in the next blocks.
+import { waitFor } from '../../helpers/wait.ts'
 import t from 'tap'
 import { startTestNode } from '../../helpers/node.ts'
 import { devWallet, generateWallet, testParams, transfer } from '../../helpers/chain.ts'
 import { blockSize, inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
 import type { Block } from '../../../core/chain/types.ts'
 
-async function until (what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const until = (what: string, check: () => boolean, ms = 60_000): Promise<void> => waitFor(what, check, ms)
 
 t.test('the miner fills a block to the byte limit, then carries the rest', async (t) => {
   const params = testParams({ maxBlockBytes: 32 * 1024 })

@@ -66,11 +66,4 @@ export async function extend (chain: ChainService, n: number, opts: BlockOptions
   return out
 }
 
-/** Polls until `check` holds; fails after `ms` with what was being waited for. */
-export async function waitFor (what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+export { waitFor } from '../../helpers/wait.ts'
