@@ -9,7 +9,9 @@ import type { ErrorObject } from 'ajv'
 import type { NetworkName } from './chain/params.ts'
 import type { JsonSchema } from './plugin.ts'
 
-export type PluginEntry = string | { name?: string; path?: string; enabled?: boolean }
+/** A built-in or package name, a path ('./x', '/x'), or the object form of one of them with
+ *  `enabled`; `package` always names an npm package (see core/loader.ts for the rule). */
+export type PluginEntry = string | { name?: string; package?: string; path?: string; enabled?: boolean }
 
 export interface CoreSelection {
   sha3: 'wasm' | 'js'
@@ -56,9 +58,9 @@ const coreSchema: JsonSchema = {
           { type: 'string', minLength: 1 },
           {
             type: 'object',
-            properties: { name: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 }, enabled: { type: 'boolean' } },
+            properties: { name: { type: 'string', minLength: 1 }, package: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 }, enabled: { type: 'boolean' } },
             additionalProperties: false,
-            anyOf: [{ required: ['name'] }, { required: ['path'] }]
+            anyOf: [{ required: ['name'] }, { required: ['package'] }, { required: ['path'] }]
           }
         ]
       },

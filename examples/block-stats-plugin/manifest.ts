@@ -1,7 +1,11 @@
-// A third-party plugin, written outside the node's tree and loaded by path from
-// ledger.config.ts: { path: './examples/block-stats-plugin' }. It only uses the documented
-// hook catalogue and container services, and adds a service of its own.
-import { definePlugin } from '../../core/plugin.ts'
+// A third-party plugin that is its own npm package (ledger-plugin-block-stats). It imports
+// nothing of the node but its public entry points, and a node loads it by package name:
+//   plugins: [..., 'ledger-plugin-block-stats']
+// It counts connected blocks, transactions and reorgs from the hooks, offers the counts to
+// other plugins as the container service `blockStats`, and serves them on the public HTTP
+// server at GET /api/block-stats.
+import { definePlugin } from 'ledger-node/plugin'
+import type { BlockConnectedEvent, ReorgEvent } from 'ledger-node/hooks'
 
 export interface BlockStats {
   blocks: number
@@ -13,17 +17,20 @@ export interface BlockStats {
 }
 
 // Declaration merging makes the new service typed for every plugin that resolves it.
-declare module '../../core/services.ts' {
+declare module 'ledger-node/services' {
   interface Services { blockStats: BlockStats }
 }
 
-interface BlockStatsConfig { logEvery: number }
+export interface BlockStatsConfig {
+  /** log a summary every this many connected blocks */
+  logEvery: number
+}
 
 export default definePlugin<BlockStatsConfig>({
   name: 'block-stats',
-  description: 'counts connected blocks and transactions (example third-party plugin)',
+  description: 'counts connected blocks, transactions and reorgs (example plugin package)',
   provides: ['blockStats'],
-  needs: ['chain'],
+  needs: ['chain', 'publicHttp'],
   configSchema: {
     properties: { logEvery: { type: 'integer', minimum: 1, default: 100 } },
     additionalProperties: false
@@ -36,14 +43,23 @@ export default definePlugin<BlockStatsConfig>({
       lastHeight: null,
       averageTxs: () => stats.blocks === 0 ? 0 : stats.transactions / stats.blocks
     }
-    ctx.hooks.blockConnected.tap('block-stats', ({ block }) => {
+    ctx.hooks.blockConnected.tap('block-stats', ({ block }: BlockConnectedEvent) => {
       stats.blocks++
       stats.transactions += block.transactions.length
       stats.lastHeight = block.height
       if (stats.blocks % ctx.config.logEvery === 0) ctx.logger.info({ blocks: stats.blocks, avgTxs: stats.averageTxs() }, 'block stats')
     })
-    ctx.hooks.reorg.tap('block-stats', () => { stats.reorgs++ })
+    ctx.hooks.reorg.tap('block-stats', (_event: ReorgEvent) => { stats.reorgs++ })
     ctx.provide('blockStats', stats)
+
+    ctx.resolve('publicHttp').get('/api/block-stats', async () => ({
+      blocks: stats.blocks,
+      transactions: stats.transactions,
+      reorgs: stats.reorgs,
+      last_height: stats.lastHeight,
+      average_txs: stats.averageTxs(),
+      tip_height: ctx.resolve('chain').tip().height
+    }))
     ctx.logger.info({ tip: ctx.resolve('chain').tip().height }, 'block-stats ready')
   }
 })

@@ -7,18 +7,16 @@ import { resolveConfig, ConfigError } from '../../core/config.ts'
 import { Kernel } from '../../core/kernel.ts'
 import { PluginLoadError } from '../../core/loader.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..')
-
 t.test('third-party plugin loaded by path subscribes to hooks and adds a service', async (t) => {
-  const node = await startTestNode({ plugins: ['storage', 'chain', { path: path.join(ROOT, 'examples/block-stats-plugin') }], config: { 'block-stats': { logEvery: 1 } } })
+  const node = await startTestNode({ plugins: ['storage', 'chain', { path: path.join(import.meta.dirname, 'fixtures', 'block-counter') }], config: { 'block-counter': { logEvery: 1 } } })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   const tip = chain.tip()
   await chain.processBlock(mineBlock(testParams(), { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }), 'test')
-  const stats = node.resolve('blockStats')
-  t.equal(stats.blocks, 1)
-  t.equal(stats.lastHeight, 1)
-  t.equal(stats.averageTxs(), 1)
+  const counter = node.resolve('blockCounter')
+  t.equal(counter.blocks, 1)
+  t.equal(counter.lastHeight, 1)
+  t.equal(counter.transactions, 1, 'the coinbase')
 })
 
 async function bootError (plugins: Parameters<typeof startTestNode>[0]['plugins'], config = {}): Promise<Error> {
