@@ -1,5 +1,6 @@
 // The standard node profile: what `npx ledger run` loads. Disable a plugin with
-// { name: 'miner', enabled: false }; load your own with { path: './my-plugin' }.
+// { name: 'miner', enabled: false }; load your own by npm package name ('ledger-plugin-x')
+// or with { path: './my-plugin' } (docs/plugins.md).
 // Each plugin's section is keyed by its name; CLI flags override these values.
 import { defineConfig } from './core/config.ts'
 
