@@ -5,7 +5,7 @@
 //   { path }            a folder or file, relative to the config file's folder
 // Order: dependencies first, ties broken by the order the config lists them.
 import path from 'node:path'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { PluginEntry } from './config.ts'
 import type { PluginManifest } from './plugin.ts'
@@ -86,6 +86,16 @@ function checkManifest (m: unknown, label: string): PluginManifest {
   return man as PluginManifest
 }
 
+/** Node strips types only outside node_modules: a linked package (file:, npm link) has its real
+ *  path outside, a copied one does not (Node says ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING,
+ *  a TypeScript loader that ignores node_modules says something else) */
+function typeScriptInNodeModules (file: string): boolean {
+  if (!/\.[cm]?ts$/.test(file)) return false
+  try {
+    return realpathSync(file).split(path.sep).includes('node_modules')
+  } catch { return false }
+}
+
 export async function loadPlugins (entries: readonly PluginEntry[], baseDir: string): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = []
   for (const entry of entries) {
@@ -94,11 +104,7 @@ export async function loadPlugins (entries: readonly PluginEntry[], baseDir: str
     try {
       mod = await import(pathToFileURL(file).href) as { default?: unknown }
     } catch (err) {
-      // Node strips types only outside node_modules; a linked package (file:, npm link) has its
-      // real path outside, a copied one does not
-      const hint = (err as { code?: unknown }).code === 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING'
-        ? ' (a plugin written in TypeScript must be linked, e.g. npm install <its folder>, or published as JavaScript)'
-        : ''
+      const hint = typeScriptInNodeModules(file) ? ' (a plugin written in TypeScript must be linked, e.g. npm install <its folder>, or published as JavaScript)' : ''
       throw new PluginLoadError(`plugin '${label}' failed to load: ${(err as Error).message}${hint}`)
     }
     // a plugin compiled to CommonJS arrives as { __esModule, default } under the default export
