@@ -136,7 +136,7 @@ export class Miner implements MinerService {
     // filled by count, bytes and gas; a tap of miningTemplate may only reorder or drop them
     const header = { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation }
     const budget = templateBudget(params, header)
-    const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), { height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp })
+    const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), Object.freeze({ height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp }))
     const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) })
     const size = blockSize(block)
     if (size > params.maxBlockBytes) throw new Error(`template of ${size} bytes exceeds the ${params.maxBlockBytes}-byte block limit`)
@@ -173,7 +173,11 @@ export class Miner implements MinerService {
   /** The offered transactions through the miningTemplate hook: the tap's order and choice when
    *  acceptTappedTransactions allows it, else the offer unchanged (and a warning). */
   #tapTemplate (offered: Transaction[], context: MiningTemplateContext): Transaction[] {
-    const result = acceptTappedTransactions(offered, this.#o.hooks.miningTemplate.call([...offered], context))
+    const hook = this.#o.hooks.miningTemplate
+    if (hook.taps.length === 0) return offered
+    // taps get copies: one that edits a transaction in place cannot touch the mempool's (at
+    // most maxTxPerBlock of them, a few hundred KiB)
+    const result = acceptTappedTransactions(offered, hook.call(structuredClone(offered), context))
     if (result.ok) return result.transactions
     this.#o.logger.warn({ height: context.height, reason: result.reason }, 'miningTemplate tap result ignored; mining the untapped transactions')
     return offered

@@ -86,16 +86,26 @@ t.test('the real miner honours a reordering tap and refuses a broken one', async
     t.equal(chain.getBlockMeta(block.hash)?.status, 'main')
   })
 
+  await t.test('a tap that edits a transaction in place changes neither the block nor the mempool', async (t) => {
+    templateTap.transform = (txs) => { for (const tx of txs) tx.amount = 1_000_000; return txs }
+    const d = transfer(params, dev, other.address, 1, 5)
+    mempool.add(d)
+    const block = await minedWith(d)
+    t.equal(block.transactions.find((x) => x.transaction_id === d.transaction_id)?.amount, 1)
+    t.equal(chain.getBlockMeta(block.hash)?.status, 'main')
+    t.equal(d.amount, 1)
+  })
+
   await t.test('a tap that returns a forged or foreign transaction is ignored', async (t) => {
     templateTap.transform = () => [transfer(params, other, dev.address, 1_000_000, 9)]
-    const d5 = transfer(params, dev, other.address, 1, 5)
+    const d5 = transfer(params, dev, other.address, 1, 6)
     mempool.add(d5)
     const block = await minedWith(d5)
     t.same(ids(block.transactions.slice(1)), ids([d5]))
   })
 
   await t.test('a tap that leaves a transaction out keeps it out until it lets it in', async (t) => {
-    const d6 = transfer(params, dev, other.address, 1, 6)
+    const d6 = transfer(params, dev, other.address, 1, 7)
     templateTap.transform = (txs) => txs.filter((tx) => tx.transaction_id !== d6.transaction_id)
     const from = templateTap.mined.length
     mempool.add(d6)
