@@ -3,7 +3,7 @@
 // built from the hooks no public surface shows: refused and mined blocks, reorgs, peers coming
 // and going, transactions dropped from the mempool, the entropy provider's reachability and the
 // node's own start and stop. Holds peer addresses: node-local surfaces only.
-import type { Hooks } from '../hooks.ts'
+import type { Hooks } from '../kernel/hooks.ts'
 
 export const NODE_EVENT_TYPES = [
   'node_started', 'node_stopping', 'block_rejected', 'block_mined', 'reorg',

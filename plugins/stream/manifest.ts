@@ -4,7 +4,7 @@
 // node-local stream GET /api/events/stream carries the node events (core/views/node-events.ts:
 // refused and mined blocks, reorgs, peers, dropped transactions, entropy, start and stop),
 // which SPEC 6's event set has no room for and which must not reach every logged-in user.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'

@@ -1,7 +1,7 @@
 // Node events (core/views/node-events.ts): each hook's payload becomes its operator event, a
 // peer-shaped reason is capped, a confirmed transaction is no event, the log keeps a bounded tail.
 import t from 'tap'
-import { createHooks } from '../../../core/hooks.ts'
+import { createHooks } from '../../../core/kernel/hooks.ts'
 import { NodeEventLog, tapNodeEvents } from '../../../core/views/node-events.ts'
 import type { NodeEventDraft } from '../../../core/views/node-events.ts'
 import type { Block, Transaction } from '../../../core/chain/types.ts'

@@ -13,7 +13,7 @@ import { blockWork } from '../../../core/chain/difficulty.ts'
 import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { BlockErrorCode } from '../../../core/chain/errors.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/chain.ts'
-import type { BlockRejectedEvent } from '../../../core/hooks.ts'
+import type { BlockRejectedEvent } from '../../../core/kernel/hooks.ts'
 import type { NodeEvent } from '../../../core/views/node-events.ts'
 import type { Block } from '../../../core/chain/types.ts'
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { existsSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import type { ErrorObject } from 'ajv'
-import type { NetworkName } from './chain/params.ts'
+import type { NetworkName } from '../chain/params.ts'
 import type { JsonSchema } from './plugin.ts'
 
 export type PluginEntry = string | { name?: string; path?: string; enabled?: boolean }

@@ -12,11 +12,11 @@ import type { NodeConfig } from './config.ts'
 import { builtinPluginNames, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
 import type { PluginContext, PluginManifest } from './plugin.ts'
 import type { Services } from './services.ts'
-import type { NetworkParams } from './chain/params.ts'
-import { networkParams } from '../config/networks.ts'
-import { selectSha3Core } from './crypto/sha3.ts'
-import { selectMldsaCore } from './crypto/mldsa.ts'
-import { selectVmCore } from './vm/cores.ts'
+import type { NetworkParams } from '../chain/params.ts'
+import { networkParams } from '../../config/networks.ts'
+import { selectSha3Core } from '../crypto/sha3.ts'
+import { selectMldsaCore } from '../crypto/mldsa.ts'
+import { selectVmCore } from '../vm/cores.ts'
 
 const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
 
