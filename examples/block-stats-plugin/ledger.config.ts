@@ -7,7 +7,7 @@ import { defineConfig } from 'ledger-node/config'
 export default defineConfig({
   network: 'devnet',
   statusIntervalSeconds: 0,
-  plugins: ['storage', 'chain', 'entropy-aggregator', 'miner', 'http', 'dashboard', 'ledger-plugin-block-stats'],
+  plugins: ['storage', 'consensus', 'entropy-aggregator', 'miner', 'http', 'dashboard', 'ledger-plugin-block-stats'],
   // the plugin's section is keyed by its manifest name
   'block-stats': { logEvery: 1 }
 })

@@ -4,8 +4,8 @@ import t from 'tap'
 import path from 'node:path'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { loadPlugins, PluginLoadError } from '../../core/loader.ts'
-import { mainEntryOf } from '../../core/plugin-package.ts'
+import { loadPlugins, PluginLoadError } from '../../core/kernel/loader.ts'
+import { mainEntryOf } from '../../core/kernel/plugin-package.ts'
 import { startTestNode } from '../helpers/node.ts'
 import { cleanup, mineBlock, testParams, tmpDir } from '../helpers/chain.ts'
 
@@ -96,7 +96,7 @@ t.test('entries by package name', async (t) => {
     let err = await loadError(['ledger-plugin-nope'], baseDir)
     t.type(err, PluginLoadError)
     t.match(err.message, `plugin 'ledger-plugin-nope' not found: it is not a built-in plugin (`)
-    t.match(err.message, 'chain')
+    t.match(err.message, 'consensus')
     t.match(err.message, `and no package 'ledger-plugin-nope' is installed for ${baseDir}; install it next to the config file (npm install ledger-plugin-nope in ${baseDir})`)
     err = await loadError([{ package: 'chain' }], baseDir)
     t.equal(err.message, `plugin package 'chain' is not installed for ${baseDir}; install it next to the config file (npm install chain in ${baseDir})`)
@@ -130,7 +130,7 @@ t.test('a node boots with a package plugin next to the built-ins, and its hooks 
 }
 `
   })
-  const node = await startTestNode({ plugins: ['storage', 'chain', 'ledger-plugin-tip-watch'], config: { baseDir: dir } })
+  const node = await startTestNode({ plugins: ['storage', 'consensus', 'ledger-plugin-tip-watch'], config: { baseDir: dir } })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   const tip = chain.tip()

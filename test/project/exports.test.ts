@@ -26,7 +26,7 @@ t.test('the entry points are the public contract, and each one loads', async (t)
 })
 
 t.test('the rest of the tree is not importable by the package name', async (t) => {
-  for (const specifier of ['ledger-node', 'ledger-node/core/kernel.ts', 'ledger-node/plugins/miner/manifest.ts', 'ledger-node/bin/ledger.ts']) {
+  for (const specifier of ['ledger-node', 'ledger-node/core/kernel/kernel.ts', 'ledger-node/plugins/miner/manifest.ts', 'ledger-node/bin/ledger.ts']) {
     t.throws(() => import.meta.resolve(specifier), { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' }, specifier)
   }
 })
