@@ -10,7 +10,7 @@ import { startTestNode } from '../helpers/node.ts'
 import { cleanup, mineBlock, testParams, tmpDir } from '../helpers/chain.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
-const PLUGIN_CONTRACT = pathToFileURL(path.join(ROOT, 'core', 'plugin.ts')).href
+const PLUGIN_CONTRACT = pathToFileURL(path.join(ROOT, 'core', 'kernel', 'plugin.ts')).href
 
 /** a plugin manifest in JavaScript (Node strips no types under node_modules) */
 function manifestJs (name: string, extra = ''): string {
