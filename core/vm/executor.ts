@@ -2,9 +2,10 @@
 // against a VmState and get its SPEC 2.5 receipt. The caller's state is left with the
 // transaction's effects (or, on failure, with only the deployer's nonce bump).
 import type { ExecEnv, VmState } from './host.ts'
-import type { VmCoreKind, FrameOutput } from './interpreter.ts'
+import type { FrameOutput, Interpreter } from './interpreter.ts'
 import type { CallReceipt, DeployReceipt, LogEntry } from './types.ts'
-import { getVmCore, activeVmCore } from './cores.ts'
+import { resolveVmCore } from './cores.ts'
+import type { VmCoreName } from './cores.ts'
 import { TxHost } from './tx-host.ts'
 import type { EmittedLog } from './tx-host.ts'
 import { GAS, LIMITS } from './params.ts'
@@ -26,7 +27,8 @@ export interface DeployRequest {
   env: ExecEnv
   /** init_calldata: must be empty in this version */
   calldata?: Uint8Array | string
-  core?: VmCoreKind
+  /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
+  core?: Interpreter | VmCoreName
   /** log bytes (logBytes) the transaction may emit; more fails it, consuming its gas. Unbounded when absent. */
   maxLogBytes?: number
 }
@@ -42,7 +44,8 @@ export interface CallRequest {
   env: ExecEnv
   /** a read-only call: any state change, log or value transfer fails it */
   static?: boolean
-  core?: VmCoreKind
+  /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
+  core?: Interpreter | VmCoreName
   /** as DeployRequest.maxLogBytes */
   maxLogBytes?: number
 }
@@ -154,7 +157,7 @@ function runDeploy (req: DeployRequest, deployer: string, contract: string, env:
   if (defect !== null) return rejected(`bad code: ${defect}`)
   if (state.getCode(contract) !== null) return rejected('bad code: contract address already in use')
 
-  const interpreter = getVmCore(req.core ?? activeVmCore())
+  const interpreter = resolveVmCore(req.core)
   const host = new TxHost(state, env, interpreter)
   const snapshot = state.snapshot()
   if (!host.transfer(deployer, contract, value)) {
@@ -219,7 +222,7 @@ function runCall (req: CallRequest, caller: string, to: string): Outcome {
   const code = state.getCode(to)
   if (code === null) return rejected(`bad fields: no contract at ${to}`)
 
-  const interpreter = getVmCore(req.core ?? activeVmCore())
+  const interpreter = resolveVmCore(req.core)
   const host = new TxHost(state, env, interpreter)
   const snapshot = state.snapshot()
   if (!host.transfer(caller, to, value)) {

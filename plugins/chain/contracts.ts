@@ -3,8 +3,8 @@
 // overlay, so contract state, receipts and indexes commit (and undo on a reorg) with the block.
 import type { ContractCall, ContractExecutor } from '../../core/chain/apply.ts'
 import { ChainVmState } from '../../core/chain/vm-state.ts'
-import { executeCall, executeDeploy, getVmCore, MemoryVmState } from '../../core/vm/index.ts'
-import type { VmCoreKind } from '../../core/vm/index.ts'
+import { executeCall, executeDeploy, MemoryVmState, resolveVmCore } from '../../core/vm/index.ts'
+import type { Interpreter, VmCoreName } from '../../core/vm/index.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
 
 /**
@@ -14,7 +14,7 @@ import type { Receipt } from '../../core/vm-receipt.ts'
  * moves it to the contract inside the transaction's frame: a failed frame leaves it with
  * the sender.
  */
-export function runContractCall (call: ContractCall, core: VmCoreKind): Receipt {
+export function runContractCall (call: ContractCall, core: Interpreter | VmCoreName): Receipt {
   const { overlay, tx, sender, value, gasLimit, env, maxLogBytes } = call
   const state = new ChainVmState(overlay)
   if (value > 0n) state.setBalance(sender, state.getBalance(sender) + value)
@@ -39,20 +39,21 @@ const probeInit = (): string => {
  * before the node accepts contract transactions: a core that cannot run must stop the node
  * at boot, not mark valid blocks invalid later.
  */
-export function probeVmCore (core: VmCoreKind): void {
-  getVmCore(core)
+export function probeVmCore (core: Interpreter | VmCoreName): void {
+  const name = resolveVmCore(core).kind
   const state = new MemoryVmState()
   const env = { blockHeight: 0, timestamp: 0, miner: '0'.repeat(40) }
   const deployer = '1'.repeat(40)
   const deployed = executeDeploy({ state, deployer, code: probeInit(), gasLimit: 200_000, env, core }).receipt
-  if (!deployed.success) throw new Error(`VM core "${core}" failed its self-test deploy: ${deployed.error ?? 'unknown error'}`)
+  if (!deployed.success) throw new Error(`VM core "${name}" failed its self-test deploy: ${deployed.error ?? 'unknown error'}`)
   const called = executeCall({ state, caller: deployer, to: deployed.contract, calldata: '', gasLimit: 100_000, env, core })
   if (!called.receipt.success || BigInt('0x' + called.receipt.return_data) !== 42n || state.getStorage(deployed.contract, 0n) !== 42n) {
-    throw new Error(`VM core "${core}" failed its self-test call: ${called.receipt.error ?? 'wrong result'}`)
+    throw new Error(`VM core "${name}" failed its self-test call: ${called.receipt.error ?? 'wrong result'}`)
   }
 }
 
-export async function createContractExecutor (core: VmCoreKind): Promise<ContractExecutor> {
+/** `core`: the kernel's interpreter (its `cores.vm`), used for every contract transaction of its chain. */
+export async function createContractExecutor (core: Interpreter | VmCoreName): Promise<ContractExecutor> {
   probeVmCore(core)
   return { execute: (call) => runContractCall(call, core) }
 }
