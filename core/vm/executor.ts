@@ -7,6 +7,7 @@ import type { CallReceipt, DeployReceipt, LogEntry } from './types.ts'
 import { resolveVmCore } from './cores.ts'
 import type { VmCoreName } from './cores.ts'
 import { TxHost } from './tx-host.ts'
+import type { PrecompileCores } from './precompiles/types.ts'
 import type { EmittedLog } from './tx-host.ts'
 import { GAS, LIMITS } from './params.ts'
 import { Status, isSuccess, statusError } from './status.ts'
@@ -29,6 +30,8 @@ export interface DeployRequest {
   calldata?: Uint8Array | string
   /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
   core?: Interpreter | VmCoreName
+  /** the kernel's SHA3 and ML-DSA cores (contract addresses, precompiles); WASM SHA3 and native ML-DSA when absent */
+  cores?: PrecompileCores
   /** log bytes (logBytes) the transaction may emit; more fails it, consuming its gas. Unbounded when absent. */
   maxLogBytes?: number
 }
@@ -46,6 +49,8 @@ export interface CallRequest {
   static?: boolean
   /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
   core?: Interpreter | VmCoreName
+  /** the kernel's SHA3 and ML-DSA cores (contract addresses, precompiles); WASM SHA3 and native ML-DSA when absent */
+  cores?: PrecompileCores
   /** as DeployRequest.maxLogBytes */
   maxLogBytes?: number
 }
@@ -128,7 +133,7 @@ export function executeDeploy (req: DeployRequest): DeployResult {
   const { state, env } = req
   const deployer = checkAccount('deployer', req.deployer)
   const nonce = state.getNonce(deployer)
-  const contract = contractAddress(deployer, nonce)
+  const contract = contractAddress(deployer, nonce, req.cores?.sha3)
   state.setNonce(deployer, nonce + 1n)
   const outcome = runDeploy(req, deployer, contract, env)
   return {
@@ -158,7 +163,7 @@ function runDeploy (req: DeployRequest, deployer: string, contract: string, env:
   if (state.getCode(contract) !== null) return rejected('bad code: contract address already in use')
 
   const interpreter = resolveVmCore(req.core)
-  const host = new TxHost(state, env, interpreter)
+  const host = new TxHost(state, env, interpreter, req.cores)
   const snapshot = state.snapshot()
   if (!host.transfer(deployer, contract, value)) {
     state.revert(snapshot)
@@ -223,7 +228,7 @@ function runCall (req: CallRequest, caller: string, to: string): Outcome {
   if (code === null) return rejected(`bad fields: no contract at ${to}`)
 
   const interpreter = resolveVmCore(req.core)
-  const host = new TxHost(state, env, interpreter)
+  const host = new TxHost(state, env, interpreter, req.cores)
   const snapshot = state.snapshot()
   if (!host.transfer(caller, to, value)) {
     state.revert(snapshot)

@@ -474,7 +474,7 @@ export class Chain implements ChainService {
       if (known === undefined) known = state.getAccount(tx.sender).publicKey
       let key: Uint8Array
       try {
-        key = senderPublicKey(tx, { publicKey: known })
+        key = senderPublicKey(tx, { publicKey: known }, this.#opts.cores.sha3)
       } catch {
         keys.set(tx.sender, known)
         continue // no usable key: apply reports why

@@ -34,7 +34,7 @@ export default definePlugin<ChainPluginConfig>({
   },
   async register (ctx) {
     const cores = ctx.resolve('cores')
-    const executor = await createContractExecutor(cores.vm)
+    const executor = await createContractExecutor(cores.vm, cores)
     const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     let mempool: Mempool | undefined
