@@ -77,7 +77,7 @@ export class Kernel {
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
     for (const manifest of this.plugins) await this.#register(manifest)
-    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir }, `loaded ${this.plugins.length} plugins`)
+    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
   }
 
   /** The data dir holds wallet seeds, keys and the admin password: everything in it is

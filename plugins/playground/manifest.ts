@@ -55,7 +55,8 @@ export default definePlugin<PlaygroundConfig>({
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
       contracts,
-      logger: ctx.logger
+      logger: ctx.logger,
+      cores: ctx.resolve('cores')
     })
     await registerPlaygroundPage(app)
     ctx.logger.info({ page: PLAYGROUND_PAGE }, 'contract playground ready')
