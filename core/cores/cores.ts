@@ -55,7 +55,7 @@ export class Cores {
   toString (): string { return formatCoreSelection(this.selection) }
 }
 
-export class CoreSelectionError extends Error {}
+export class CoreSelectionError extends Error { override name = 'CoreSelectionError' }
 
 const unknownCoreMessage = (family: CoreFamily, name: string): string =>
   `unknown ${family} core "${name}" (valid: ${coreNames(family).join(', ')})`
