@@ -6,6 +6,8 @@ import { CORE_FAMILIES, coreFamilies, Cores } from '../../core/cores/cores.ts'
 import type { CoreSelection } from '../../core/cores/cores.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
+import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 import { startTestNode } from '../helpers/node.ts'
 import type { TestNode } from '../helpers/node.ts'
 import { devWallet, generateWallet, mineBlock, testParams, transfer } from '../helpers/chain.ts'
@@ -93,4 +95,19 @@ t.test('two kernels in one process each use their own cores', async (t) => {
 
 t.test('a bad selection names the valid cores', async (t) => {
   t.throws(() => new Cores({ sha3: 'gpu' as 'js' }), /unknown sha3 core "gpu" \(valid: wasm, js\)/)
+})
+
+t.test('worker pools take the kernel core by name and their threads look it up', async (t) => {
+  const prefix = Buffer.alloc(264, 7)
+  const expected = CORE_FAMILIES.pow.js.search(prefix, 0, 1 << 20, 3)
+  for (const name of Object.keys(CORE_FAMILIES.pow) as Array<keyof typeof CORE_FAMILIES.pow>) {
+    const pool = new PowWorkerPool({ threads: 1, core: name })
+    t.teardown(() => pool.close())
+    t.equal(pool.core, name)
+    const found = await pool.search({ prefix, difficulty: 3 })
+    t.equal(found?.nonce, expected.nonce, `a pow=${name} worker finds the nonce every core finds`)
+    await pool.close()
+  }
+  t.throws(() => new PowWorkerPool({ threads: 1, core: 'cuda' as 'js' }), /core must be one of wasm, wasm-simd, wasm-scalar, js, got cuda/)
+  t.throws(() => new SignatureVerifyPool({ core: 'openssl3' as 'native' }), /core must be one of native, noble, got openssl3/)
 })
