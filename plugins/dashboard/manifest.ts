@@ -2,14 +2,14 @@
 // miner, entropy provider, peers, fees, search, transaction submission and /metrics.
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { installHostCheck } from '../../core/http-guards.ts'
-import { ConfigError } from '../../core/config.ts'
+import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
 
-declare module '../../core/services.ts' {
+declare module '../../core/kernel/services.ts' {
   interface Services {
     /** the node-local dashboard server; routes added during register, it listens on start */
     dashboardHttp: FastifyInstance

@@ -1,7 +1,7 @@
 // Messenger (SPEC 4.3): signup, login, chat over zero-amount transfers, the landing page.
 // Provides the admin state as the `accounts` service (the admin plugin needs it) and the
 // `names` directory (approved users' display names by address).
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
 import { FAUCET_DRIP_COIN } from '../../core/accounts/faucet.ts'
 import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'

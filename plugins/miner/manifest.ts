@@ -1,11 +1,11 @@
 // Attested mining (SPEC 2.8): proof-of-work input from a registered entropy source, nonce
 // search on worker threads (never on the HTTP event loop), halts when no source answers.
 import os from 'node:os'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
-import type { MinerService, MinerStatus } from '../../core/services.ts'
+import type { MinerService, MinerStatus } from '../../core/kernel/services.ts'
 
 interface MinerConfig {
   enabled: boolean

@@ -2,15 +2,15 @@
 // block: there is no software fallback), build and sign the attestation envelope, assemble
 // the template, and search nonces on the worker pool until found or the tip moves.
 import type { Logger } from 'pino'
-import type { Hooks } from '../../core/hooks.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/services.ts'
+import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/kernel/services.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { buildAttestation, verifyAttestation } from '../../core/chain/attestation.ts'
 import type { Attestation, Block } from '../../core/chain/types.ts'
-import type { EntropyDraw } from '../../core/services.ts'
+import type { EntropyDraw } from '../../core/kernel/services.ts'
 import { assembleBlock, fitToBudget, templateBudget } from '../../core/chain/template.ts'
 import { blockSize } from '../../core/chain/block-size.ts'
 import { BlockError } from '../../core/chain/errors.ts'

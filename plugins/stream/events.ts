@@ -4,7 +4,7 @@
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
-import type { NameDirectory } from '../../core/services.ts'
+import type { NameDirectory } from '../../core/kernel/services.ts'
 import { messageView } from '../../core/accounts/message-view.ts'
 import { summaryOfBlock } from '../../core/views/block-view.ts'
 import { callFields, txKind } from '../../core/views/tx-view.ts'

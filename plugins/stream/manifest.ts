@@ -1,7 +1,7 @@
 // Event stream (SPEC 6): GET /api/stream, fed by the hook bus (blockConnected, txConfirmed,
 // receiptWritten, messageSeen). Reorgs re-announce blocks and transactions; the per-type
 // dedupe windows keep clients from seeing them twice.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'

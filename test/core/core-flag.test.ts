@@ -4,8 +4,8 @@ import t from 'tap'
 import path from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { parseCoreFlag, CoreSelectionError, Cores, DEFAULT_CORE_SELECTION, formatCoreSelection } from '../../core/cores/cores.ts'
-import { buildNodeConfig, UsageError } from '../../core/cli.ts'
-import { ConfigError, resolveConfig } from '../../core/config.ts'
+import { buildNodeConfig, UsageError } from '../../core/kernel/cli.ts'
+import { ConfigError, resolveConfig } from '../../core/kernel/config.ts'
 import { cleanup, tmpDir } from '../helpers/chain.ts'
 
 t.test('parses families, several values and repeats; later wins', async (t) => {

@@ -43,7 +43,7 @@ const DEFAULTS: CoreSelection = { sha3: 'wasm', pow: 'wasm-scalar', vm: 'wasm', 
 const params = testParams()
 
 async function boot (cores: CoreSelection): Promise<TestNode> {
-  const node = await startTestNode({ plugins: ['storage', 'chain'], params, start: false, config: { cores } })
+  const node = await startTestNode({ plugins: ['storage', 'consensus'], params, start: false, config: { cores } })
   t.teardown(() => node.stop())
   return node
 }

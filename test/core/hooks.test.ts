@@ -1,8 +1,8 @@
 // A listener that throws must never reach the code that fired the hook (issue 16 item 1).
 import t from 'tap'
-import { createHooks, isolateListeners } from '../../core/hooks.ts'
-import type { ListenerFailure } from '../../core/hooks.ts'
-import type { MiningTemplate } from '../../core/hooks.ts'
+import { createHooks, isolateListeners } from '../../core/kernel/hooks.ts'
+import type { ListenerFailure } from '../../core/kernel/hooks.ts'
+import type { MiningTemplate } from '../../core/kernel/hooks.ts'
 
 function isolated (): { hooks: ReturnType<typeof createHooks>, failures: Array<Parameters<ListenerFailure>[0]> } {
   const hooks = createHooks()

@@ -34,7 +34,7 @@ export interface P2pNodeOptions {
 
 export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestNode> {
   const node = await startTestNode({
-    plugins: ['storage', 'chain', 'p2p'],
+    plugins: ['storage', 'consensus', 'p2p'],
     params: opts.params ?? params,
     dataDir: opts.dataDir,
     keepData: opts.keepData,

@@ -1,5 +1,5 @@
 // Consensus: the `chain` (validation, fork choice, reorgs) and the `mempool`.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
 import { Chain } from './chain.ts'
@@ -18,7 +18,7 @@ interface ChainPluginConfig {
 }
 
 export default definePlugin<ChainPluginConfig>({
-  name: 'chain',
+  name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
   provides: ['chain', 'mempool'],
   needs: ['chainDb'],
@@ -65,16 +65,16 @@ export default definePlugin<ChainPluginConfig>({
     // Mempool upkeep when the tip moves: confirmed out, orphaned transactions back in.
     const confirmed = new Set<string>()
     const returned: Transaction[] = []
-    ctx.hooks.blockConnected.tap('chain:mempool', ({ block }) => { for (const tx of block.transactions) confirmed.add(tx.transaction_id) })
+    ctx.hooks.blockConnected.tap('consensus:mempool', ({ block }) => { for (const tx of block.transactions) confirmed.add(tx.transaction_id) })
     // A block connected and disconnected again before the tip settles (an aborted reorg)
     // confirmed nothing: its transactions count as returned, not confirmed.
-    ctx.hooks.blockDisconnected.tap('chain:mempool', (block) => {
+    ctx.hooks.blockDisconnected.tap('consensus:mempool', (block) => {
       for (const tx of block.transactions) {
         confirmed.delete(tx.transaction_id)
         if (tx.sender !== MINING_REWARD_SENDER) returned.push(tx)
       }
     })
-    ctx.hooks.tipChanged.tap('chain:mempool', () => {
+    ctx.hooks.tipChanged.tap('consensus:mempool', () => {
       const back = returned.filter((tx) => !confirmed.has(tx.transaction_id))
       pool.revalidate([...confirmed], back)
       confirmed.clear()

@@ -16,7 +16,7 @@ import { coinToBohm } from '../../../core/chain/money.ts'
 import { getExample } from '../../../core/contracts/index.ts'
 import { contractAddress } from '../../../core/vm/index.ts'
 import { TxError, TxErrorCode } from '../../../core/chain/errors.ts'
-import { createContractExecutor, probeVmCore } from '../../../plugins/chain/contracts.ts'
+import { createContractExecutor, probeVmCore } from '../../../plugins/consensus/contracts.ts'
 
 const params = testParams()
 const dev = devWallet()

@@ -2,8 +2,8 @@
 // through these and through container services only. Notification hooks are synchronous on
 // purpose: a slow listener must not hold up consensus, so listeners that do I/O queue it.
 import { AsyncSeriesHook, SyncHook, SyncWaterfallHook } from 'tapable'
-import type { Block, Transaction } from './chain/types.ts'
-import type { Receipt } from './vm-receipt.ts'
+import type { Block, Transaction } from '../chain/types.ts'
+import type { Receipt } from '../vm-receipt.ts'
 
 export interface BlockRef { height: number; hash: string }
 

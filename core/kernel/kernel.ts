@@ -12,9 +12,9 @@ import type { NodeConfig } from './config.ts'
 import { builtinPluginNames, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
 import type { PluginContext, PluginManifest } from './plugin.ts'
 import type { Services } from './services.ts'
-import type { NetworkParams } from './chain/params.ts'
-import { networkParams } from '../config/networks.ts'
-import { Cores } from './cores/cores.ts'
+import type { NetworkParams } from '../chain/params.ts'
+import { networkParams } from '../../config/networks.ts'
+import { Cores } from '../cores/cores.ts'
 
 const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
 

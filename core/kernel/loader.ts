@@ -10,7 +10,7 @@ import type { Services } from './services.ts'
 
 export class PluginLoadError extends Error {}
 
-const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'plugins')
+const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins')
 
 /** services the kernel itself registers before any plugin */
 export const KERNEL_SERVICES: ReadonlyArray<keyof Services> = ['config', 'logger', 'hooks', 'params', 'kernel']

@@ -2,7 +2,7 @@
 // balance including the sender's other pending spends, fee floor, contract gas cover,
 // capacity with lowest-fee eviction, a byte budget with lowest-fee-per-byte eviction, a
 // per-sender cap and a time-to-live.
-import type { Hooks } from '../../core/hooks.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'

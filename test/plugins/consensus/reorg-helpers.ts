@@ -1,11 +1,11 @@
-// Shared by the fork-choice tests: a node with the real chain plugin (so the mempool upkeep
+// Shared by the fork-choice tests: a node with the real consensus plugin (so the mempool upkeep
 // on reorgs is the one the node runs), block refs, and a dump of everything a block writes.
-import type { KvStore } from '../../../core/kv.ts'
+import type { KvStore } from '../../../core/kernel/kv.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
-import type { Hooks } from '../../../core/hooks.ts'
+import type { Hooks } from '../../../core/kernel/hooks.ts'
 import { startTestNode } from '../../helpers/node.ts'
 import { testParams } from '../../helpers/chain.ts'
 import type { ParentRef } from '../../helpers/chain.ts'
@@ -19,7 +19,7 @@ export interface PluginChain {
 }
 
 export async function startChainNode (params: NetworkParams = testParams()): Promise<PluginChain> {
-  const node = await startTestNode({ plugins: ['storage', 'chain'], params, start: false })
+  const node = await startTestNode({ plugins: ['storage', 'consensus'], params, start: false })
   return {
     chain: node.resolve('chain'),
     mempool: node.resolve('mempool'),

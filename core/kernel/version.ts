@@ -1,5 +1,5 @@
 // Node version string: <number>-<network> (SPEC 9 sample form "<number>-testnet").
-import type { NetworkParams } from './chain/params.ts'
+import type { NetworkParams } from '../chain/params.ts'
 
 export const PROTOCOL_VERSION = 1
 

@@ -3,7 +3,7 @@
 // 2^53 - 1, reads none. A data dir from before the index still pages right (height index).
 import t from 'tap'
 import { openTestChain, mineBlock, transfer, devWallet, generateWallet, cleanup } from '../../helpers/chain.ts'
-import type { KvRange } from '../../../core/kv.ts'
+import type { KvRange } from '../../../core/kernel/kv.ts'
 
 t.test('address history pages by ordinal', async (t) => {
   const tc = await openTestChain()

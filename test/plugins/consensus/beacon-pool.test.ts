@@ -11,7 +11,7 @@ import { beaconSigner } from '../../../core/entropy/beacon-signer.ts'
 import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import { startChainNode, refOf } from './reorg-helpers.ts'
-import type { Chain } from '../../../plugins/chain/chain.ts'
+import type { Chain } from '../../../plugins/consensus/chain.ts'
 
 const params = testParams()
 const stranger = beaconSigner('bls-unchained-g1-rfc9380', crypto.randomBytes(48))

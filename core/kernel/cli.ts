@@ -7,15 +7,15 @@ import yargs from 'yargs'
 import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import type { NodeConfig, UserConfig } from './config.ts'
-import type { NetworkName } from './chain/params.ts'
-import { walletCommands, WalletCliError } from './cli-wallet.ts'
+import type { NetworkName } from '../chain/params.ts'
+import { walletCommands, WalletCliError } from './cli/wallet.ts'
 import type { StopReason } from './lifecycle.ts'
 import { PROTOCOL_VERSION } from './version.ts'
 
 // Modules a command needs are imported when it runs, not here: `ledger --help` must not load
 // every plugin, the kernel, ajv and the crypto (issue 15: 0.8 s -> under 0.25 s).
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 export class UsageError extends Error {}
 
@@ -88,7 +88,7 @@ export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
 
 /** `--core sha3=js,pow=wasm` as a `cores` overlay: families it names win over the config's. */
 async function coreFlag (values: string[]): Promise<Record<string, string>> {
-  const { parseCoreFlag, CoreSelectionError } = await import('./cores/cores.ts')
+  const { parseCoreFlag, CoreSelectionError } = await import('../cores/cores.ts')
   try {
     return parseCoreFlag(values) as Record<string, string>
   } catch (err) {
@@ -167,7 +167,7 @@ export function buildCli (argv: string[]): Argv {
       .option('min-quorum', { type: 'number', describe: 'sources that must answer before bytes are served' }),
     async (a) => {
       portOk('port', a.port)
-      const { runEntropyServer } = await import('../plugins/entropy-aggregator/standalone.ts')
+      const { runEntropyServer } = await import('../../plugins/entropy-aggregator/standalone.ts')
       await runEntropyServer({ host: a.host, port: a.port, network: a.network as NetworkName, sources: a.source, minQuorum: a['min-quorum'] })
     })
     .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
@@ -177,7 +177,7 @@ export function buildCli (argv: string[]): Argv {
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
       .option('quick', { type: 'boolean', default: false, describe: 'tiny sizes (a smoke run, numbers meaningless)' }),
     async (a) => {
-      const { runBench, BenchUsageError } = await import('../bench/index.ts')
+      const { runBench, BenchUsageError } = await import('../../bench/index.ts')
       try {
         await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, markdown: a.markdown, runs: a.runs, quick: a.quick })
       } catch (err) {
@@ -191,7 +191,7 @@ export function buildCli (argv: string[]): Argv {
       .option('yes', { type: 'boolean', default: false, describe: 'do not ask for confirmation' }),
     async (a) => {
       const [{ defaultDataDir }, { resync, ResyncRefused }, { RocksStore }] = await Promise.all([
-        import('./config.ts'), import('./resync.ts'), import('../plugins/storage/rocks-store.ts')
+        import('./config.ts'), import('./cli/resync.ts'), import('../../plugins/storage/rocks-store.ts')
       ])
       const dir = path.resolve(a['data-dir'] ?? defaultDataDir(a.network as NetworkName))
       try {
@@ -210,7 +210,7 @@ export function buildCli (argv: string[]): Argv {
         const v = a[k]
         if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new UsageError(`--${k} must be a block height (a non-negative integer)`)
       }
-      const { runVerify, VerifySourceError } = await import('./verify-command.ts')
+      const { runVerify, VerifySourceError } = await import('./cli/verify.ts')
       const tty = process.stderr.isTTY
       try {
         process.exitCode = await runVerify({
@@ -236,7 +236,7 @@ export function buildCli (argv: string[]): Argv {
       const dir = path.dirname(file)
       if (!a.parents && !existsSync(dir)) throw new UsageError(`directory ${dir} does not exist; create it first or pass --parents`)
       if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`)
-      const { generateWallet, writeWalletFile } = await import('./wallet.ts')
+      const { generateWallet, writeWalletFile } = await import('../wallet.ts')
       const w = generateWallet()
       writeWalletFile(file, w)
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))

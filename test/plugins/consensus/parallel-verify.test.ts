@@ -1,4 +1,4 @@
-// The chain plugin verifies a block's signatures on its thread pool before applying it; the
+// The consensus plugin verifies a block's signatures on its thread pool before applying it; the
 // outcome must be exactly that of inline verification: same accepted blocks, same errors.
 import t from 'tap'
 import { mineBlock, transfer, devWallet, generateWallet, testParams } from '../../helpers/chain.ts'

@@ -1,9 +1,9 @@
 // Block processing, fork choice by cumulative work, and reorgs. Every block that connects is
 // one atomic RocksDB batch: state, indexes, receipts, undo record, main-chain index and tip.
 import type { Logger } from 'pino'
-import type { KvOp, KvStore } from '../../core/kv.ts'
-import { parseJson, jsonValue } from '../../core/kv.ts'
-import type { Hooks } from '../../core/hooks.ts'
+import type { KvOp, KvStore } from '../../core/kernel/kv.ts'
+import { parseJson, jsonValue } from '../../core/kernel/kv.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'

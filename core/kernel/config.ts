@@ -6,10 +6,10 @@ import { pathToFileURL } from 'node:url'
 import { existsSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import type { ErrorObject } from 'ajv'
-import type { NetworkName } from './chain/params.ts'
+import type { NetworkName } from '../chain/params.ts'
 import type { JsonSchema } from './plugin.ts'
-import { coreFamilies, coreNames, DEFAULT_CORE_SELECTION } from './cores/cores.ts'
-import type { CoreSelection } from './cores/cores.ts'
+import { coreFamilies, coreNames, DEFAULT_CORE_SELECTION } from '../cores/cores.ts'
+import type { CoreSelection } from '../cores/cores.ts'
 
 export type PluginEntry = string | { name?: string; path?: string; enabled?: boolean }
 

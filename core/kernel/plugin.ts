@@ -1,10 +1,10 @@
 // The plugin contract. A plugin is a folder with one manifest (`manifest.ts`, default
 // export). It reaches other plugins only through container services (`provide`/`resolve`)
-// and the hook catalogue (core/hooks.ts).
+// and the hook catalogue (core/kernel/hooks.ts).
 import type { Logger } from 'pino'
 import type { Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
-import type { NetworkParams } from './chain/params.ts'
+import type { NetworkParams } from '../chain/params.ts'
 import type { Services } from './services.ts'
 
 export type JsonSchema = Record<string, unknown>

@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
 // the client and the wallet (crypto) are imported when a command runs: `ledger --help` must
 // not load them (issue 15)
-import { DEFAULT_NODE_URL } from '../client/defaults.ts'
-import type { LedgerClient, TxStatus } from '../client/index.ts'
-import type { Wallet } from './wallet.ts'
+import { DEFAULT_NODE_URL } from '../../../client/defaults.ts'
+import type { LedgerClient, TxStatus } from '../../../client/index.ts'
+import type { Wallet } from '../../wallet.ts'
 
 export class WalletCliError extends Error {}
 
@@ -20,7 +20,7 @@ interface NodeArgs { node?: string; json?: boolean }
 async function loadWallet (file: string): Promise<Wallet> {
   const abs = path.resolve(file)
   if (!existsSync(abs)) throw new WalletCliError(`wallet file ${abs} does not exist (make one with 'ledger keygen --out ${file}')`)
-  const { readWalletFile } = await import('./wallet.ts')
+  const { readWalletFile } = await import('../../wallet.ts')
   try {
     return readWalletFile(abs)
   } catch (err) {
@@ -52,7 +52,7 @@ export function resolveApiKey (a: { 'api-key'?: string; 'api-key-file'?: string 
 }
 
 async function client (a: NodeArgs, apiKey?: string): Promise<LedgerClient> {
-  const { LedgerClient } = await import('../client/index.ts')
+  const { LedgerClient } = await import('../../../client/index.ts')
   try {
     return new LedgerClient({ node: a.node, apiKey })
   } catch (err) {
@@ -65,7 +65,7 @@ async function cliCall<T> (fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    const { LedgerClientError } = await import('../client/index.ts')
+    const { LedgerClientError } = await import('../../../client/index.ts')
     if (err instanceof LedgerClientError) throw new WalletCliError(err.status > 0 ? `node refused (${err.status}${err.code !== undefined ? ` ${err.code}` : ''}): ${err.message}` : err.message)
     throw err
   }
