@@ -52,11 +52,11 @@ export default definePlugin<PlaygroundConfig>({
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
+      cores: ctx.resolve('cores'),
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
       contracts,
-      logger: ctx.logger,
-      cores: ctx.resolve('cores')
+      logger: ctx.logger
     })
     await registerPlaygroundPage(app)
     ctx.logger.info({ page: PLAYGROUND_PAGE }, 'contract playground ready')
