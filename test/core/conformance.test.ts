@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import t from 'tap'
+import type { Test } from 'tap'
 import { CORE_FAMILIES, coreFamilies } from '../../core/cores/cores.ts'
 import type { CoreFamily } from '../../core/cores/cores.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
@@ -16,7 +17,6 @@ import { inputBytes, loadSha3Vectors } from './crypto/sha3-vectors.ts'
 import { runCase } from './vm/conformance/run.ts'
 import type { VectorFile as VmVectorFile } from './vm/conformance/run.ts'
 
-type Test = typeof t
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Buffer => Buffer.from(h, 'hex')
 const load = <T> (name: string): T => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8')) as T
