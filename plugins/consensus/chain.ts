@@ -84,6 +84,8 @@ export class Chain implements ChainService {
   readonly #hooks: Hooks
   readonly #log: Logger
   readonly #opts: ChainOptions
+  /** errors already announced on blockRejected, so #process does not announce them twice */
+  readonly #announcedRejections = new WeakSet<BlockError>()
   #tip!: BlockMeta
   #genesis!: string
   #lock: Promise<unknown> = Promise.resolve()
@@ -291,7 +293,15 @@ export class Chain implements ChainService {
   }
 
   async #process (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
-    const result = await this.#processOne(block, origin, opts)
+    let result: ProcessResult
+    try {
+      result = await this.#processOne(block, origin, opts)
+    } catch (err) {
+      // every refusal is announced once: format, known-invalid, side-branch admission, rules,
+      // reorg depth. An orphan is not judged yet (p2p fetches its parent and offers it again).
+      if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
+      throw err
+    }
     if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
     return result
   }
@@ -322,7 +332,6 @@ export class Chain implements ChainService {
       if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
-      this.#rejected(block, err, origin)
       throw err
     }
     const work = BigInt(parent.work) + blockWork(block.difficulty)
@@ -437,11 +446,14 @@ export class Chain implements ChainService {
     this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
   }
 
-  #rejected (block: Block, err: unknown, origin: BlockOrigin): void {
-    if (err instanceof BlockError) {
-      this.#hooks.blockRejected.call({ hash: block.hash, code: err.code, reason: err.message, origin })
-      this.#log.warn({ hash: block.hash.slice(0, 16), height: block.height, code: err.code, origin }, `block rejected: ${err.message}`)
-    }
+  /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */
+  #rejected (block: Block, err: BlockError, origin: BlockOrigin): void {
+    this.#announcedRejections.add(err)
+    // a block that failed the format check may be anything, and carry anything as its hash
+    const claimed = block as Partial<Block> | null
+    const hash = typeof claimed?.hash === 'string' ? claimed.hash.slice(0, 128) : ''
+    this.#hooks.blockRejected.call({ hash, code: err.code, reason: err.message, origin })
+    this.#log.warn({ hash: hash.slice(0, 16), height: claimed?.height, code: err.code, origin }, `block rejected: ${err.message}`)
   }
 
   /**

@@ -46,6 +46,8 @@ export interface SyncOptions {
   penalize(peerId: string, points: number, reason: string): void
   /** called for each body before it is processed, so the gossip layer does not re-announce it */
   markReceived(hash: string): void
+  /** a body was refused before it reached the chain (malformed) */
+  onMalformedBlock(value: unknown, reason: string): void
   signal: AbortSignal
   progressIntervalMs: number
   /** headers per request (protocol maximum by default) */
@@ -348,6 +350,7 @@ export class Syncer {
       try {
         checkBlockFormat(body)
       } catch (err) {
+        this.#o.onMalformedBlock(body, (err as Error).message)
         throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
       }
       const block: Block = body
