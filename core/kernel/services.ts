@@ -15,6 +15,7 @@ import type { WalletStore } from '../wallet.ts'
 import type { AccountStore } from '../accounts/store.ts'
 import type { FaucetQueue } from '../accounts/faucet-queue.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
+import type { Cores } from '../cores/cores.ts'
 
 /** Bytes obtained from an entropy source, with what the attestation needs to name it. */
 export interface EntropyDraw {
@@ -93,6 +94,8 @@ export interface Services {
   hooks: Hooks
   params: NetworkParams
   kernel: Kernel
+  /** this kernel's cores (config `cores`, `--core`): hash, mine, verify and run contracts with these */
+  cores: Cores
   // storage
   chainDb: KvStore
   adminDb: KvStore

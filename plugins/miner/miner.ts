@@ -17,6 +17,7 @@ import { BlockError } from '../../core/chain/errors.ts'
 import { healthViolation } from '../../core/entropy/health.ts'
 import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { acceptTappedTransactions } from './template-tap.ts'
+import type { Cores } from '../../core/cores/cores.ts'
 
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
@@ -30,6 +31,8 @@ export interface MinerOptions {
   hooks: Hooks
   logger: Logger
   pool: PowWorkerPool
+  /** the kernel's cores: templates and envelopes are hashed and signed with its SHA3 and ML-DSA */
+  cores: Pick<Cores, 'sha3' | 'mldsa'>
   payout: Wallet
   attestationKey: Wallet
   peers?: PeerService
@@ -137,7 +140,7 @@ export class Miner implements MinerService {
     const header = { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation }
     const budget = templateBudget(params, header)
     const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), Object.freeze({ height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp }))
-    const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) })
+    const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) }, this.#o.cores.sha3)
     const size = blockSize(block)
     if (size > params.maxBlockBytes) throw new Error(`template of ${size} bytes exceeds the ${params.maxBlockBytes}-byte block limit`)
 
@@ -202,14 +205,15 @@ export class Miner implements MinerService {
         proofType: 'entropy-commitment-v2',
         poolSize: this.#o.entropy.status().pool_available_bytes + draw.bytes.length,
         timestamp,
-        signerSeed: this.#o.attestationKey.seed
+        signerSeed: this.#o.attestationKey.seed,
+        cores: this.#o.cores
       })
       if (healthViolation(candidate.health, params.healthBounds) === null) env = candidate
     }
     draw.bytes.fill(0)
     if (env === null) throw new Error('the derived entropy failed the health bounds twice; drawing again')
     try {
-      verifyAttestation(params, { timestamp, quantum_signature: { qrng_attestation: env } })
+      verifyAttestation(params, { timestamp, quantum_signature: { qrng_attestation: env } }, { cores: this.#o.cores })
     } catch (err) {
       if (err instanceof BlockError) throw new Error(`attestation would be rejected (${err.code}): ${err.message}`)
       throw err

@@ -8,7 +8,7 @@ import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
 import type { PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
@@ -49,7 +49,8 @@ export interface P2pOptions extends P2pSettings {
   hooks: Hooks
   logger: Logger
   dataDir: string
-  powCore: CoreKind
+  /** the kernel's PoW core (its `cores.pow`) */
+  powCore: PowCore
   version: string
   signal: AbortSignal
 }

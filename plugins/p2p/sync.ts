@@ -15,7 +15,7 @@ import type { Logger } from 'pino'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { BlockMeta } from '../../core/chain/keys.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { Block } from '../../core/chain/types.ts'
@@ -38,7 +38,8 @@ export interface SyncClient {
 export interface SyncOptions {
   params: NetworkParams
   chain: ChainService
-  powCore: CoreKind
+  /** the kernel's PoW core (its `cores.pow`) */
+  powCore: PowCore
   logger: Logger
   table: PeerTable
   client: SyncClient
