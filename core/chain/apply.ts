@@ -11,7 +11,7 @@ import { txId } from './tx.ts'
 import { vmAddressOf, VM_ADDRESS_RE, WALLET_ADDRESS_RE } from './address.ts'
 import { StateOverlay, stateKey } from './state.ts'
 import { chainKey } from './keys.ts'
-import type { Receipt } from '../vm-receipt.ts'
+import type { Receipt } from '../vm/receipt.ts'
 import { logBytes } from '../vm/executor.ts'
 
 /** log bytes of a receipt, as the log limits count them */

@@ -3,7 +3,7 @@
 import type { Block, Transaction } from './types.ts'
 import type { BlockMeta, TxLocation } from './keys.ts'
 import type { AccountState, StateOverlay } from './state.ts'
-import type { Receipt } from '../vm-receipt.ts'
+import type { Receipt } from '../vm/receipt.ts'
 import type { NetworkParams } from './params.ts'
 
 export type BlockOrigin = 'miner' | 'peer' | 'api' | 'test'

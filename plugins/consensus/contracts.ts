@@ -5,7 +5,7 @@ import type { ContractCall, ContractExecutor } from '../../core/chain/apply.ts'
 import { ChainVmState } from '../../core/chain/vm-state.ts'
 import { executeCall, executeDeploy, getVmCore, MemoryVmState } from '../../core/vm/index.ts'
 import type { VmCoreKind } from '../../core/vm/index.ts'
-import type { Receipt } from '../../core/vm-receipt.ts'
+import type { Receipt } from '../../core/vm/receipt.ts'
 
 /**
  * Runs one contract transaction. applyTransaction has already taken amount + fee from the

@@ -3,7 +3,6 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { installHostCheck } from '../../core/http-guards.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
@@ -32,7 +31,7 @@ export default definePlugin<DashboardConfig>({
   name: 'dashboard',
   description: 'node-local operator dashboard and Prometheus metrics',
   provides: ['dashboardHttp'],
-  needs: ['chain', 'mempool', 'wallets'],
+  needs: ['chain', 'mempool', 'wallets', 'http', 'node'],
   optional: ['names', 'miner', 'entropy', 'peers'],
   configSchema: {
     properties: {
@@ -54,9 +53,11 @@ export default definePlugin<DashboardConfig>({
     if (apiKey.source === 'env') ctx.logger.info('dashboard API key taken from LEDGER_API_KEY')
     else ctx.logger.info({ file: apiKey.file }, apiKey.created ? 'generated the dashboard API key' : 'dashboard API key loaded')
 
+    const http = ctx.resolve('http')
     const app = await buildDashboardServer({
       logger: ctx.logger,
-      kernel: ctx.resolve('kernel'),
+      http,
+      node: ctx.resolve('node'),
       view: {
         chain: ctx.resolve('chain'),
         mempool: ctx.resolve('mempool'),
@@ -75,7 +76,7 @@ export default definePlugin<DashboardConfig>({
       apiKey: apiKey.key,
       requireAuth
     })
-    installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
+    http.installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })

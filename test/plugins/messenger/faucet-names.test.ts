@@ -6,7 +6,7 @@ import { pino } from 'pino'
 import { startChatNode } from './fixtures/chat-node.ts'
 import { createFaucet } from '../../../core/accounts/faucet.ts'
 import { submitFromWallet } from '../../../core/accounts/custodial-tx.ts'
-import { generateWallet } from '../../../core/wallet.ts'
+import { generateWallet } from '../../../core/chain/wallet.ts'
 import { vmAddressOf } from '../../../core/chain/address.ts'
 import { AddressRateLimit } from '../../../plugins/messenger/rate-limit.ts'
 
