@@ -86,7 +86,7 @@ export class Chain implements ChainService {
   #genesis!: string
   #lock: Promise<unknown> = Promise.resolve()
   /** true while connecting a branch of blocks received in bulk (initial sync) */
-  syncing = false
+  #syncing = false
 
   constructor (opts: ChainOptions) {
     this.#opts = opts
@@ -358,6 +358,8 @@ export class Chain implements ChainService {
     return verifyPairings(inputs)
   }
 
+  setSyncing (syncing: boolean): void { this.#syncing = syncing }
+
   /**
    * Batch-verifies the beacon rounds of a run of blocks before they are processed one by one
    * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
@@ -516,7 +518,7 @@ export class Chain implements ChainService {
   #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
     const ref = { height: block.height, hash: block.hash }
     const receipts = applied.receipts.map((r) => ({ tx_id: r.tx_id, receipt: r.receipt }))
-    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.syncing })
+    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.#syncing })
     block.transactions.forEach((tx, index) => {
       this.#hooks.txConfirmed.call({ tx, block: ref, index })
       if (typeof tx.data?.memo === 'string') this.#hooks.messageSeen.call({ tx, status: 'confirmed', block: ref })

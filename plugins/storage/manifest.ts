@@ -18,7 +18,8 @@ export default definePlugin({
     const adminDb = await RocksStore.open(path.join(dataDir, 'admin'), ADMIN_DB_MEMORY)
     ctx.provide('chainDb', chainDb)
     ctx.provide('adminDb', adminDb)
-    ctx.provide('wallets', new FileWalletStore(path.join(dataDir, 'wallets')))
+    // a singleton made on first use: a node whose plugins hold no wallet makes no wallets dir
+    ctx.provideFactory('wallets', () => new FileWalletStore(path.join(dataDir, 'wallets')))
     ctx.logger.info({ chain: chainDb.location, admin: adminDb.location }, 'databases open')
     ctx.onClose(async () => {
       await chainDb.close()
