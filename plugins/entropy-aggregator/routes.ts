@@ -2,8 +2,8 @@
 // GET /api/random/hex?n=. Bytes served are taken out of the pool: no two responses share a byte.
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../../core/kernel/errors.ts'
-import { DEVICE_HEADER, SOURCE_HEADER } from '../../core/entropy/rest-client.ts'
-import type { EntropyHealthResponse } from '../../core/entropy/rest-client.ts'
+import { DEVICE_HEADER, SOURCE_HEADER } from './rest-client.ts'
+import type { EntropyHealthResponse } from './rest-client.ts'
 import { EntropyError, EntropyErrorCode } from './errors.ts'
 import type { AggregatorHealth, EntropyAggregator, EntropyTake } from './aggregator.ts'
 

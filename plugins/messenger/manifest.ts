@@ -3,11 +3,11 @@
 // `names` directory (approved users' display names by address).
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
-import { FAUCET_DRIP_COIN } from '../../core/accounts/faucet.ts'
+import { FAUCET_DRIP_COIN } from './faucet.ts'
 import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
 import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
 import { walletFromSeed } from '../../core/chain/wallet.ts'
-import { createNameDirectory } from '../../core/accounts/name-directory.ts'
+import { createNameDirectory } from './name-directory.ts'
 import { randomSuffix } from '../../core/accounts/secrets.ts'
 import { rateRuleSchema } from '../../core/kernel/http-service.ts'
 import type { RateRule } from '../../core/kernel/http-service.ts'
