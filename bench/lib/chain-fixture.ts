@@ -16,6 +16,7 @@ import { blockSubsidy } from '../../core/chain/apply.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { signTransaction } from '../../core/chain/tx.ts'
 import { createHooks } from '../../core/kernel/hooks.ts'
+import { Cores } from '../../core/cores/cores.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
 import { walletFromSeed } from '../../core/chain/wallet.ts'
 import type { Wallet } from '../../core/chain/wallet.ts'
@@ -116,7 +117,7 @@ export async function openBenchChain (params: NetworkParams, dir: string): Promi
   const db = await RocksStore.open(path.join(dir, 'chain'))
   // the node's own path: signatures verified on one thread per core, as the consensus plugin does
   const signatureVerifier = new SignatureVerifyPool({ core: 'native' })
-  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm', signatureVerifier })
+  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores(), signatureVerifier })
   await chain.init()
   return { chain, db, async close () { await signatureVerifier.close(); await db.close() } }
 }

@@ -45,6 +45,7 @@ interface RunArgs {
   'log-level'?: string
   'log-format'?: string
   'status-interval'?: number
+  core?: string[]
 }
 
 /** The config file to use: --config, else ./ledger.config.ts, else the project's own. */
@@ -83,7 +84,20 @@ export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
   const { loadConfigFile, resolveConfig } = await import('./config.ts')
   const file = configFile(a.config)
   const user: UserConfig = await loadConfigFile(file)
-  return resolveConfig(user, flagOverrides(a), path.dirname(file))
+  const overrides = flagOverrides(a)
+  if (a.core !== undefined && a.core.length > 0) overrides.cores = await coreFlag(a.core)
+  return resolveConfig(user, overrides, path.dirname(file))
+}
+
+/** `--core sha3=js,pow=wasm` as a `cores` overlay: families it names win over the config's. */
+async function coreFlag (values: string[]): Promise<Record<string, string>> {
+  const { parseCoreFlag, CoreSelectionError } = await import('../cores/cores.ts')
+  try {
+    return parseCoreFlag(values) as Record<string, string>
+  } catch (err) {
+    if (err instanceof CoreSelectionError) throw new UsageError(err.message)
+    throw err
+  }
 }
 
 async function runNode (a: RunArgs): Promise<void> {
@@ -140,7 +154,8 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('mine', { type: 'boolean', describe: 'mine blocks; --no-mine runs a relay / explorer node [default: true]' })
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' })
   .option('log-format', { type: 'string', choices: ['json', 'pretty'], describe: 'pretty: one line per entry; json: one object per line [default: pretty on a terminal, else json]' })
-  .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' }) as Argv<RunArgs>
+  .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' })
+  .option('core', { type: 'string', array: true, describe: 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble (e.g. --core sha3=js,pow=js)' }) as Argv<RunArgs>
 
 /** Builds the command line: the kernel's commands, then `pluginCommands` (see builtinCommands). */
 export function buildCli (argv: string[], pluginCommands: readonly PluginCommand[] = []): Argv {

@@ -8,15 +8,12 @@ import { Ajv } from 'ajv'
 import type { ErrorObject } from 'ajv'
 import type { NetworkName } from '../chain/params.ts'
 import type { JsonSchema } from './plugin.ts'
+import { coreFamilies, coreNames, DEFAULT_CORE_SELECTION } from '../cores/cores.ts'
+import type { CoreSelection } from '../cores/cores.ts'
 
 export type PluginEntry = string | { name?: string; path?: string; enabled?: boolean }
 
-export interface CoreSelection {
-  sha3: 'wasm' | 'js'
-  pow: 'wasm' | 'js'
-  vm: 'wasm' | 'js'
-  mldsa: 'native' | 'noble'
-}
+export type { CoreSelection }
 
 export interface NodeConfig {
   network: NetworkName
@@ -66,12 +63,8 @@ const coreSchema: JsonSchema = {
     },
     cores: {
       type: 'object',
-      properties: {
-        sha3: { type: 'string', enum: ['wasm', 'js'], default: 'wasm' },
-        pow: { type: 'string', enum: ['wasm', 'js'], default: 'wasm' },
-        vm: { type: 'string', enum: ['wasm', 'js'], default: 'wasm' },
-        mldsa: { type: 'string', enum: ['native', 'noble'], default: 'native' }
-      },
+      // one key per core family, its values the family's registry (core/cores/cores.ts)
+      properties: Object.fromEntries(coreFamilies().map((f) => [f, { type: 'string', enum: coreNames(f), default: DEFAULT_CORE_SELECTION[f] }])),
       additionalProperties: false,
       default: {}
     },

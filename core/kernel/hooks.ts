@@ -25,13 +25,20 @@ export interface ChatMessageEvent {
   block: BlockRef | null
 }
 
-export interface MiningTemplate {
-  height: number
-  previousHash: string
-  transactions: Transaction[]
-  difficulty: number
-  timestamp: number
+/**
+ * The block the miner is about to search, beside the transactions it offers to
+ * `miningTemplate`. Read only: the header is the miner's (its attestation is already signed over
+ * the timestamp), so a tap changes the transaction list and nothing else.
+ */
+export interface MiningTemplateContext {
+  readonly height: number
+  readonly previousHash: string
+  readonly difficulty: number
+  readonly timestamp: number
 }
+
+/** a refused block: `hash` as the block claims it, `code` a BlockErrorCode, `origin` a BlockOrigin */
+export interface BlockRejectedEvent { hash: string; code: string; reason: string; origin: string }
 
 export interface PeerEvent { peerId: string; address: string }
 
@@ -48,8 +55,10 @@ export function createHooks () {
     blockDisconnected: new SyncHook<[Block]>(['block']),
     tipChanged: new SyncHook<[BlockRef]>(['tip']),
     reorg: new SyncHook<[ReorgEvent]>(['event']),
-    /** a block arrived from anywhere (miner or peer) and failed validation */
-    blockRejected: new SyncHook<[{ hash: string; code: string; reason: string; origin: string }]>(['event']),
+    /** a block arrived from anywhere (miner, peer gossip or sync) and was refused: it broke a
+     *  rule or cannot become the best chain. Not for an orphan (parent unknown), which is
+     *  processed again once its parent arrives. */
+    blockRejected: new SyncHook<[BlockRejectedEvent]>(['event']),
 
     txAdmitted: new SyncHook<[Transaction]>(['tx']),
     txRemoved: new SyncHook<[{ tx: Transaction; reason: 'confirmed' | 'evicted' | 'expired' | 'invalidated' }]>(['event']),
@@ -57,8 +66,9 @@ export function createHooks () {
     receiptWritten: new SyncHook<[{ tx_id: string; receipt: Receipt; block: BlockRef }]>(['event']),
     messageSeen: new SyncHook<[ChatMessageEvent]>(['event']),
 
-    /** the miner passes each new template through here; a plugin may reorder or filter transactions */
-    miningTemplate: new SyncWaterfallHook<[MiningTemplate]>(['template']),
+    /** the miner passes the transactions of each new template through here: a tap returns them
+     *  reordered or filtered (see docs/plugins.md for what the miner accepts) */
+    miningTemplate: new SyncWaterfallHook<[Transaction[], MiningTemplateContext]>(['transactions', 'template']),
     blockMined: new SyncHook<[Block]>(['block']),
     entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
 
@@ -80,7 +90,7 @@ export type ListenerFailure = (failure: { hook: string; tap: string; err: unknow
  * reported through `onFailure` with the hook and tap name and never reaches the code that fired
  * the hook. Hooks fire after state is committed (a block connected, a tx admitted), so a broken
  * third-party listener must not roll back or abort what already happened, nor keep the other
- * listeners from running. A failed miningTemplate listener passes the template on unchanged.
+ * listeners from running. A failed miningTemplate listener passes its transactions on unchanged.
  * Must run before any plugin taps (the kernel does it when it creates the bus).
  */
 export function isolateListeners (hooks: Hooks, onFailure: ListenerFailure): void {

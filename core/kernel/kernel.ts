@@ -14,9 +14,7 @@ import type { PluginContext, PluginManifest } from './plugin.ts'
 import type { NodeInfo, NodeStatus, Services } from './services.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
-import { selectSha3Core } from '../crypto/sha3.ts'
-import { selectMldsaCore } from '../crypto/mldsa.ts'
-import { selectVmCore } from '../vm/cores.ts'
+import { Cores } from '../cores/cores.ts'
 
 const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
 
@@ -35,6 +33,8 @@ export class Kernel {
   readonly hooks: Hooks
   readonly logger: Logger
   readonly container: AwilixContainer<Services>
+  /** this kernel's own cores: never process-wide, so two kernels in one process may differ */
+  readonly cores: Cores
   readonly startedAt: number
   status: NodeStatus = 'created'
   plugins: PluginManifest[] = []
@@ -53,17 +53,16 @@ export class Kernel {
       this.logger.error({ hook, tap, err }, `hook listener '${tap}' on ${hook} failed; the node carries on (fix or disable the plugin that tapped it)`)
     })
     this.startedAt = Date.now() / 1000
+    this.cores = new Cores(config.cores)
     this.container = createContainer<Services>({ injectionMode: InjectionMode.PROXY, strict: true })
     this.container.register({
       config: asValue(config),
       logger: asValue(logger),
       hooks: asValue(this.hooks),
       params: asValue(params),
-      node: asValue(this.#nodeInfo())
+      node: asValue(this.#nodeInfo()),
+      cores: asValue(this.cores)
     })
-    selectSha3Core(config.cores.sha3)
-    selectMldsaCore(config.cores.mldsa)
-    selectVmCore(config.cores.vm)
   }
 
   get signal (): AbortSignal { return this.#abort.signal }
@@ -95,7 +94,7 @@ export class Kernel {
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
     for (const manifest of this.plugins) await this.#register(manifest)
-    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir }, `loaded ${this.plugins.length} plugins`)
+    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
   }
 
   /** The data dir holds wallet seeds, keys and the admin password: everything in it is

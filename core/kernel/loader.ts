@@ -13,7 +13,7 @@ export class PluginLoadError extends Error {}
 const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins')
 
 /** services the kernel itself registers before any plugin */
-export const KERNEL_SERVICES: ReadonlyArray<keyof Services> = ['config', 'logger', 'hooks', 'params', 'node']
+export const KERNEL_SERVICES: ReadonlyArray<keyof Services> = ['config', 'logger', 'hooks', 'params', 'node', 'cores']
 
 export interface LoadedPlugin {
   manifest: PluginManifest

@@ -1,6 +1,6 @@
 // The documented container services. A plugin declares which of these it provides and
 // needs in its manifest; a third-party plugin may add its own by declaration merging:
-//   declare module '<ledger>/core/services.ts' { interface Services { myThing: MyThing } }
+//   declare module '<ledger>/core/kernel/services.ts' { interface Services { myThing: MyThing } }
 import type { Logger } from 'pino'
 import type { FastifyInstance } from 'fastify'
 import type { Hooks } from './hooks.ts'
@@ -15,6 +15,7 @@ import type { HttpService } from './http-service.ts'
 import type { AccountStore } from '../accounts/store.ts'
 import type { FaucetQueue } from '../accounts/faucet-queue.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
+import type { Cores } from '../cores/cores.ts'
 
 export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
 
@@ -118,6 +119,8 @@ export interface Services {
   params: NetworkParams
   /** run state, start time, data dir and plugin list: all a plugin may know of the kernel */
   node: NodeInfo
+  /** this kernel's cores (config `cores`, `--core`): hash, mine, verify and run contracts with these */
+  cores: Cores
   // storage
   chainDb: KvStore
   adminDb: KvStore

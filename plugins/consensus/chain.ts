@@ -22,7 +22,8 @@ import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { Cores } from '../../core/cores/cores.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { BoundedCache } from './bounded-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
@@ -43,7 +44,7 @@ const PARALLEL_VERIFY_MIN = 4
 /** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
 const PRUNE_BATCH = 256
 
-const headerOp = (block: Block): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block) })
+const headerOp = (block: Block, sha3: Sha3Core): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block, sha3) })
 
 export interface ChainOptions {
   db: KvStore
@@ -51,7 +52,8 @@ export interface ChainOptions {
   hooks: Hooks
   logger: Logger
   executor: ContractExecutor | null
-  powCore: CoreKind
+  /** the kernel's cores: every hash, signature check and contract run of this chain uses them */
+  cores: Pick<Cores, 'pow' | 'sha3' | 'mldsa'>
   /** lets the mempool vouch for signatures it already verified */
   isVerified?: (tx: Transaction) => boolean
   /** verifies a block's signatures in parallel before it is applied; without it, inline */
@@ -82,6 +84,8 @@ export class Chain implements ChainService {
   readonly #hooks: Hooks
   readonly #log: Logger
   readonly #opts: ChainOptions
+  /** errors already announced on blockRejected, so #process does not announce them twice */
+  readonly #announcedRejections = new WeakSet<BlockError>()
   #tip!: BlockMeta
   #genesis!: string
   #lock: Promise<unknown> = Promise.resolve()
@@ -98,11 +102,11 @@ export class Chain implements ChainService {
 
   /** Loads the tip, writing genesis on an empty database. */
   async init (): Promise<void> {
-    const genesis = genesisBlock(this.params)
+    const genesis = genesisBlock(this.params, this.#opts.cores)
     const tip = parseJson<{ hash: string }>(this.#db.getSync(chainKey.tip()))
     if (tip === undefined) {
       const o = new StateOverlay(this.#db)
-      applyGenesis(o, genesis)
+      applyGenesis(o, genesis, this.#opts.cores.sha3)
       const meta = metaOf(genesis, blockWork(0), 'main')
       const { ops, undo } = o.commitOps()
       ops.push(...this.#linkOps(genesis, meta, undo))
@@ -122,7 +126,7 @@ export class Chain implements ChainService {
   #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
     return [
       ...blockBodyOps(block, encoded),
-      headerOp(block),
+      headerOp(block, this.#opts.cores.sha3),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -289,7 +293,15 @@ export class Chain implements ChainService {
   }
 
   async #process (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
-    const result = await this.#processOne(block, origin, opts)
+    let result: ProcessResult
+    try {
+      result = await this.#processOne(block, origin, opts)
+    } catch (err) {
+      // every refusal is announced once: format, known-invalid, side-branch admission, rules,
+      // reorg depth. An orphan is not judged yet (p2p fetches its parent and offers it again).
+      if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
+      throw err
+    }
     if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
     return result
   }
@@ -313,14 +325,13 @@ export class Chain implements ChainService {
         parent,
         expectedDifficulty: this.#expectedDifficulty(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
-        powCore: this.#opts.powCore,
+        cores: this.#opts.cores,
         deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
         onEncoded: (txs) => { encoded = txs }
       })
       if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
-      this.#rejected(block, err, origin)
       throw err
     }
     const work = BigInt(parent.work) + blockWork(block.difficulty)
@@ -336,7 +347,7 @@ export class Chain implements ChainService {
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
       ...blockBodyOps(block, encoded),
-      headerOp(block),
+      headerOp(block, this.#opts.cores.sha3),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.sideBlock(block.height, block.hash), value: new Uint8Array(0) }
     ])
@@ -437,11 +448,14 @@ export class Chain implements ChainService {
     this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
   }
 
-  #rejected (block: Block, err: unknown, origin: BlockOrigin): void {
-    if (err instanceof BlockError) {
-      this.#hooks.blockRejected.call({ hash: block.hash, code: err.code, reason: err.message, origin })
-      this.#log.warn({ hash: block.hash.slice(0, 16), height: block.height, code: err.code, origin }, `block rejected: ${err.message}`)
-    }
+  /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */
+  #rejected (block: Block, err: BlockError, origin: BlockOrigin): void {
+    this.#announcedRejections.add(err)
+    // a block that failed the format check may be anything, and carry anything as its hash
+    const claimed = block as Partial<Block> | null
+    const hash = typeof claimed?.hash === 'string' ? claimed.hash.slice(0, 128) : ''
+    this.#hooks.blockRejected.call({ hash, code: err.code, reason: err.message, origin })
+    this.#log.warn({ hash: hash.slice(0, 16), height: claimed?.height, code: err.code, origin }, `block rejected: ${err.message}`)
   }
 
   /**
@@ -474,7 +488,7 @@ export class Chain implements ChainService {
       if (known === undefined) known = state.getAccount(tx.sender).publicKey
       let key: Uint8Array
       try {
-        key = senderPublicKey(tx, { publicKey: known })
+        key = senderPublicKey(tx, { publicKey: known }, this.#opts.cores.sha3)
       } catch {
         keys.set(tx.sender, known)
         continue // no usable key: apply reports why
@@ -496,7 +510,7 @@ export class Chain implements ChainService {
     const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
     let applied: AppliedBlock
     try {
-      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified })
+      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores })
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)

@@ -33,8 +33,9 @@ export default definePlugin<ChainPluginConfig>({
     additionalProperties: false
   },
   async register (ctx) {
-    const executor = await createContractExecutor(ctx.node.cores.vm)
-    const signatureVerifier = new SignatureVerifyPool({ core: ctx.node.cores.mldsa, threads: ctx.config.verifyThreads ?? undefined })
+    const cores = ctx.resolve('cores')
+    const executor = await createContractExecutor(cores.vm, cores)
+    const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     let mempool: Mempool | undefined
     const chain = new Chain({
@@ -43,7 +44,7 @@ export default definePlugin<ChainPluginConfig>({
       hooks: ctx.hooks,
       logger: ctx.logger,
       executor,
-      powCore: ctx.node.cores.pow,
+      cores,
       isVerified: (tx) => mempool?.isVerified(tx) === true,
       signatureVerifier
     })
@@ -56,7 +57,8 @@ export default definePlugin<ChainPluginConfig>({
       maxBytes: ctx.config.mempoolMaxBytes,
       perSenderLimit: ctx.config.perSenderLimit,
       ttlSeconds: ctx.config.mempoolTtlHours * 3600,
-      contractsEnabled: executor !== null
+      contractsEnabled: executor !== null,
+      cores
     })
     const pool = mempool
 

@@ -8,6 +8,8 @@ import type { Transaction } from '../../core/chain/types.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkTxFormat, checkTxSignature } from '../../core/chain/tx-rules.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
+import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
 import { inBlockBytes, txSize } from '../../core/chain/block-size.ts'
@@ -28,6 +30,8 @@ export interface MempoolOptions {
   ttlSeconds?: number
   maxFutureSeconds?: number
   contractsEnabled: boolean
+  /** the kernel's SHA3 and ML-DSA cores (transaction ids, addresses, signatures); default WASM SHA3, native ML-DSA */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
   now?: () => number
 }
 
@@ -92,7 +96,7 @@ export class Mempool implements MempoolService {
     if (tx !== null && typeof tx === 'object' && typeof tx.transaction_id === 'string' && this.#byId.has(tx.transaction_id)) {
       throw new TxError(TxErrorCode.DUPLICATE, 'duplicate transaction id: already in the mempool')
     }
-    const { amount, fee } = checkTxFormat(this.#opts.params, tx)
+    const { amount, fee } = checkTxFormat(this.#opts.params, tx, this.#opts.cores?.sha3)
     if (tx.recipient === CONTRACT_RECIPIENT && !this.#opts.contractsEnabled) throw new TxError(TxErrorCode.BAD_FORMAT, 'this node runs no contract VM')
     if (this.#opts.chain.stateView().get(`tx:${tx.transaction_id}`) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
     const now = this.#now()
@@ -109,7 +113,7 @@ export class Mempool implements MempoolService {
     }
     // the key a pending predecessor carries will be on chain before this one is applied
     const carried = account.publicKey === null ? pending.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
-    checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried })
+    checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried }, this.#opts.cores)
 
     const entry: Entry = { tx, amount, fee, addedAt: now, bytes: txSize(tx) }
     this.#makeRoom(entry)

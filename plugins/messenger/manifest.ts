@@ -53,7 +53,7 @@ export default definePlugin<MessengerConfig>({
     const wallets = ctx.resolve('wallets')
     const chain = ctx.resolve('chain')
     const mempool = ctx.resolve('mempool')
-    const txContext = { params: ctx.params, chain, mempool }
+    const txContext = { params: ctx.params, chain, mempool, cores: ctx.resolve('cores') }
     // devnet pays from its public pre-funded account, so signups get coin from block 0
     const faucetWallet = ctx.params.faucetSeed !== undefined ? walletFromSeed(Buffer.from(ctx.params.faucetSeed, 'hex')) : wallets.nodeWallet()
     const faucet = await FaucetQueue.open({

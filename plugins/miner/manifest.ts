@@ -42,7 +42,8 @@ export default definePlugin<MinerConfig>({
       return
     }
     const threads = ctx.config.threads > 0 ? ctx.config.threads : Math.max(1, os.availableParallelism())
-    const pool = new PowWorkerPool({ threads, core: ctx.node.cores.pow })
+    const cores = ctx.resolve('cores')
+    const pool = new PowWorkerPool({ threads, core: cores.selection.pow })
     const miner = new Miner({
       params: ctx.params,
       chain: ctx.resolve('chain'),
@@ -51,6 +52,7 @@ export default definePlugin<MinerConfig>({
       hooks: ctx.hooks,
       logger: ctx.logger,
       pool,
+      cores,
       payout,
       attestationKey: wallets.getOrCreate('attestation'),
       peers: ctx.tryResolve('peers'),
@@ -59,7 +61,7 @@ export default definePlugin<MinerConfig>({
     })
     ctx.provide('miner', miner)
     ctx.onStart(() => {
-      ctx.logger.info({ threads, core: ctx.node.cores.pow, payout: payout.address }, 'miner starting')
+      ctx.logger.info({ threads, core: cores.selection.pow, payout: payout.address }, 'miner starting')
       miner.start()
     })
     ctx.onClose(async () => {

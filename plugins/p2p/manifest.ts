@@ -54,7 +54,7 @@ export default definePlugin<P2pConfig>({
       hooks: ctx.hooks,
       logger: ctx.logger,
       dataDir: ctx.node.dataDir,
-      powCore: ctx.node.cores.pow,
+      powCore: ctx.resolve('cores').pow,
       version: nodeVersion(ctx.params),
       signal: ctx.signal
     })

@@ -53,6 +53,7 @@ export default definePlugin<PlaygroundConfig>({
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
+      cores: ctx.resolve('cores'),
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
       contracts,

@@ -302,3 +302,36 @@ t.test('rejections are announced on blockRejected', async (t) => {
   await refused(t, tc, mineBlock(tc.params, tc.tipRef(), { txs: [transfer(tc.params, dev, dev.address, 1, 4)] }), BlockErrorCode.BAD_TX)
   t.same(seen, [{ code: BlockErrorCode.BAD_DIFFICULTY, origin: 'test' }, { code: BlockErrorCode.BAD_TX, origin: 'test' }])
 })
+
+t.test('blockRejected covers every refusal but an orphan, once per refusal', async (t) => {
+  const tc = await openTestChain()
+  t.teardown(async () => { await tc.close(); cleanup(tc.dir) })
+  const seen: Array<{ hash: string; code: string; origin: string }> = []
+  tc.hooks.blockRejected.tap('test', (e) => { seen.push({ hash: e.hash, code: e.code, origin: e.origin }) })
+  const genesis = tc.tipRef()
+  const expect = async (block: unknown, origin: 'test' | 'peer', code: string, hash: string): Promise<void> => {
+    const from = seen.length
+    const err = await tc.chain.processBlock(block as Block, origin).then(() => null, (e: unknown) => e)
+    t.equal((err as BlockError | null)?.code, code, `refused with ${code}`)
+    t.same(seen.slice(from), [{ hash, code, origin }], `announced once: ${code}`)
+  }
+
+  const garbage = { hash: 'not a hash', height: -1 }
+  await expect(garbage, 'peer', BlockErrorCode.BAD_FORMAT, 'not a hash')
+  await expect(null, 'peer', BlockErrorCode.BAD_FORMAT, '')
+
+  const invalid = mineBlock(tc.params, genesis, { txs: [transfer(tc.params, dev, dev.address, 1, 4)] })
+  await expect(invalid, 'test', BlockErrorCode.BAD_TX, invalid.hash)
+  await expect(invalid, 'peer', BlockErrorCode.BAD_TX, invalid.hash) // again: known invalid
+
+  const b1 = mineBlock(tc.params, genesis)
+  await tc.chain.processBlock(b1, 'test')
+  await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef()), 'test')
+  const light = mineBlock(tc.params, genesis, { miner: generateWallet().address })
+  await expect(light, 'peer', BlockErrorCode.LIGHT_BRANCH, light.hash)
+
+  const orphan = mineBlock(tc.params, { hash: 'ab'.repeat(64), height: 5, timestamp: genesis.timestamp + 5 })
+  const before = seen.length
+  await t.rejects(tc.chain.processBlock(orphan, 'peer'), { code: BlockErrorCode.PARENT_UNKNOWN })
+  t.equal(seen.length, before, 'an orphan is not refused: it is processed again once its parent arrives')
+})

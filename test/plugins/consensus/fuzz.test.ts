@@ -19,6 +19,8 @@ import { decodeHeaderHex, encodeHeaderHex } from '../../../plugins/p2p/header-co
 import { verifyHeaderBatch, HeaderError } from '../../../plugins/p2p/header-chain.ts'
 import type { HeaderNode } from '../../../plugins/p2p/header-chain.ts'
 import { WireError } from '../../../plugins/p2p/protocol.ts'
+import { jsPowCore } from '../../../core/pow/pow-js.ts'
+import { Cores } from '../../../core/cores/cores.ts'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123)
 const dev = devWallet()
@@ -96,7 +98,7 @@ t.test('blocks: random and mutated ones raise only BlockError from format and co
   const valid = asJson(mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { txs: [transfer(params, dev, generateWallet().address, 1, 0)] }))
   const check = (b: unknown): boolean => onlyDomainErrors(() => {
     checkBlockFormat(b)
-    validateBlockContext(params, b, { parent, expectedDifficulty: params.initialDifficulty, now: g.timestamp + 100, powCore: 'js' })
+    validateBlockContext(params, b, { parent, expectedDifficulty: params.initialDifficulty, now: g.timestamp + 100, cores: new Cores({ pow: 'js' }) })
   })
   fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (v) => check(v)), { seed: SEED + 2, numRuns: 500 })
   fc.assert(fc.property(fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (ms) => check(ms.reduce((v, m) => mutate(v, m), valid))), { seed: SEED + 3, numRuns: 1500 })
@@ -109,7 +111,7 @@ t.test('headers: random and mutated hex raise only WireError and HeaderError', a
   const hex = encodeHeaderHex(block)
   const genesisNode: HeaderNode = { hash: g.hash, height: 0, timestamp: g.timestamp, difficulty: g.difficulty, work: 1n } as unknown as HeaderNode
   const check = (h: string): boolean => onlyDomainErrors(() => {
-    const decoded = decodeHeaderHex(h, 'js')
+    const decoded = decodeHeaderHex(h, jsPowCore)
     verifyHeaderBatch(params, [decoded], (hash) => (hash === g.hash ? genesisNode : undefined), g.timestamp + 100)
   })
   t.ok(check(hex), 'the valid header passes')

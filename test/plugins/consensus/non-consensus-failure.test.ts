@@ -14,6 +14,7 @@ import { createHooks } from '../../../core/kernel/hooks.ts'
 import type { KvStore } from '../../../core/kernel/kv.ts'
 import { RocksStore } from '../../../plugins/storage/rocks-store.ts'
 import { assemble } from '../../../core/vm/assembler.ts'
+import { Cores } from '../../../core/cores/cores.ts'
 
 const dev = devWallet()
 
@@ -45,7 +46,7 @@ async function setup (t: Parameters<Parameters<typeof t.test>[1]>[0]) {
   const rejected: string[] = []
   hooks.blockRejected.tap('test', ({ hash }) => { rejected.push(hash) })
   const params = testParams()
-  const chain = new Chain({ db: flaky.store, params, hooks, logger: silentLogger, executor, powCore: 'js' })
+  const chain = new Chain({ db: flaky.store, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }) })
   await chain.init()
   const tipRef = () => { const tip = chain.tip(); return { hash: tip.hash, height: tip.height, timestamp: tip.timestamp } }
   return { chain, params, vm, flaky, rejected, tipRef }

@@ -8,6 +8,7 @@ import { createHooks } from '../../../core/kernel/hooks.ts'
 import { silentLogger } from '../../helpers/chain.ts'
 import path from 'node:path'
 import { refOf, stateDump } from './reorg-helpers.ts'
+import { Cores } from '../../../core/cores/cores.ts'
 
 t.test('close and reopen: same tip, balances and indexes; reorgs still undo old blocks', async (t) => {
   const params = testParams()
@@ -71,6 +72,6 @@ t.test('a database of another network is refused', async (t) => {
   await tc.close()
   const db = await RocksStore.open(path.join(dir, 'chain'))
   t.teardown(() => db.close())
-  const chain = new Chain({ db, params: NETWORKS.testnet, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'js' })
+  const chain = new Chain({ db, params: NETWORKS.testnet, hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores({ pow: 'js' }) })
   await t.rejects(chain.init(), /another network's chain/)
 })
