@@ -164,7 +164,7 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
     .usage('$0 <command> [options]')
     .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
     .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
-      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http,attest' })
+      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http,attest,cli' })
       .option('json', { type: 'string', describe: 'also write the results as JSON to this file' })
       .option('markdown', { type: 'string', describe: 'also rewrite the measured part of this Markdown file (BENCHMARKS.md), keeping the prose around it' })
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
