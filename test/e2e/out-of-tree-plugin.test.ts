@@ -12,7 +12,7 @@ import { cleanup, tmpDir } from '../helpers/chain.ts'
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const EXAMPLE = path.join(ROOT, 'examples', 'block-stats-plugin')
 /** what a plugin may import of the node: its public entry points (package.json `exports`) */
-const PUBLIC_ENTRY_POINTS = ['ledger-node/plugin', 'ledger-node/hooks', 'ledger-node/services', 'ledger-node/client', 'ledger-node/config', 'ledger-node/package.json']
+const PUBLIC_ENTRY_POINTS = ['ledger-node/plugin', 'ledger-node/hooks', 'ledger-node/services', 'ledger-node/client', 'ledger-node/config', 'ledger-node/http', 'ledger-node/errors', 'ledger-node/package.json']
 
 interface PackageJson { name: string; exports: Record<string, string>; scripts: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string> }
 const pkg = JSON.parse(readFileSync(path.join(EXAMPLE, 'package.json'), 'utf8')) as PackageJson

@@ -11,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, string> }
 
 t.test('the entry points are the public contract, and each one loads', async (t) => {
-  t.same(Object.keys(pkg.exports).sort(), ['./client', './config', './hooks', './package.json', './plugin', './services'])
+  t.same(Object.keys(pkg.exports).sort(), ['./client', './config', './errors', './hooks', './http', './package.json', './plugin', './services'])
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     const specifier = `${pkg.name}${subpath.slice(1)}`
     t.equal(fileURLToPath(import.meta.resolve(specifier)), path.join(ROOT, target), `${specifier} -> ${target}`)
@@ -21,6 +21,10 @@ t.test('the entry points are the public contract, and each one loads', async (t)
   t.type(plugin.definePlugin, 'function', 'ledger-node/plugin exports definePlugin')
   const config = await import('ledger-node/config')
   t.type(config.defineConfig, 'function', 'ledger-node/config exports defineConfig')
+  const errors = await import('ledger-node/errors')
+  t.type(errors.HttpError, 'function', 'ledger-node/errors exports HttpError')
+  const http = await import('ledger-node/http')
+  t.type(http.rateRuleSchema, 'function', 'ledger-node/http exports rateRuleSchema')
   const client = await import('ledger-node/client')
   t.type(client.LedgerClient, 'function', 'ledger-node/client exports LedgerClient')
 })
