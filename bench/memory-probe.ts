@@ -29,7 +29,8 @@ const { positionals, values } = parseArgs({
     every: { type: 'string', default: '100' },
     smaps: { type: 'string' },
     hold: { type: 'boolean', default: false },
-    verify: { type: 'string', default: 'pool' }
+    verify: { type: 'string', default: 'pool' },
+    keep: { type: 'string' }
   }
 })
 
@@ -130,7 +131,8 @@ async function connect (): Promise<void> {
   const every = Number(values.every)
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error('run with --expose-gc')
-  const dir = benchTmpDir('memory-probe')
+  // --keep DIR: the chain stays in DIR/chain (for a node to serve), else in a temp dir removed at the end
+  const dir = values.keep ?? benchTmpDir('memory-probe')
   const bc = await openProbeChain(dir, values.verify)
   const report = (height: number): void => {
     gc()
@@ -166,7 +168,7 @@ async function connect (): Promise<void> {
     if (values.smaps !== undefined) writeFileSync(values.smaps, readFileSync('/proc/self/smaps'))
   } finally {
     await bc.close()
-    removeDir(dir)
+    if (values.keep === undefined) removeDir(dir)
   }
 }
 
