@@ -12,7 +12,7 @@ import type { BlockDetail } from '../../core/views/block-view.ts'
 const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('the block view shows the attestation and verifies it in the browser', async (t) => {
-  const node = await startExplorerNode({ plugins: ['storage', 'chain', 'http', 'explorer'] })
+  const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', 'explorer'] })
   let browser: Browser | undefined
   t.teardown(async () => { await browser?.close(); await node.stop() })
   const first = await node.mine([])
