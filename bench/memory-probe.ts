@@ -16,8 +16,9 @@ import { generateWallet } from '../core/wallet.ts'
 import { BlockSequence, benchParams, benchTmpDir, devAccount, openBenchChain, randomAddress, removeDir, silentLogger, transfer } from './lib/chain-fixture.ts'
 import type { BenchChain } from './lib/chain-fixture.ts'
 import { RocksStore } from '../plugins/storage/rocks-store.ts'
-import { Chain } from '../plugins/chain/chain.ts'
-import { createHooks } from '../core/hooks.ts'
+import { Chain } from '../plugins/consensus/chain.ts'
+import { createHooks } from '../core/kernel/hooks.ts'
+import { Cores } from '../core/cores/cores.ts'
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -74,7 +75,7 @@ async function openProbeChain (dir: string, verify: string | undefined): Promise
   if (verify === 'pool') return await openBenchChain(benchParams(), dir)
   if (verify !== 'inline') throw new Error('--verify is pool or inline')
   const db = await RocksStore.open(path.join(dir, 'chain'))
-  const chain = new Chain({ db, params: benchParams(), hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm' })
+  const chain = new Chain({ db, params: benchParams(), hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores() })
   await chain.init()
   return { chain, db, async close () { await db.close() } }
 }
@@ -117,7 +118,7 @@ async function build (): Promise<void> {
     const ts = seq.nextTimestamp
     const nonce = height - 2
     const line = JSON.stringify(seq.next(senders.map((w) => transfer(params, w, randomAddress(), 0.01, nonce, ts, nonce === 0)))) + '\n'
-    if (!file.write(line)) await new Promise((resolve) => file.once('drain', resolve))
+    if (!file.write(line)) await new Promise<void>((resolve) => file.once('drain', () => { resolve() }))
     if (height % 100 === 0) process.stderr.write(`built ${height}/${n}\n`)
   }
   await new Promise((resolve) => file.end(resolve))
@@ -162,7 +163,7 @@ async function connect (): Promise<void> {
       // lets a debugger look at the process as it is (gdb -p PID), then `kill -USR2 PID`
       process.stderr.write(`holding: pid ${process.pid}; kill -USR2 ${process.pid} to go on\n`)
       const keepAlive = setInterval(() => {}, 1000)
-      await new Promise((resolve) => process.once('SIGUSR2', resolve))
+      await new Promise<void>((resolve) => process.once('SIGUSR2', () => { resolve() }))
       clearInterval(keepAlive)
     }
     if (values.smaps !== undefined) writeFileSync(values.smaps, readFileSync('/proc/self/smaps'))

@@ -6,7 +6,7 @@ import path from 'node:path'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { RocksStore } from '../../../plugins/storage/rocks-store.ts'
-import type { KvOp } from '../../../core/kv.ts'
+import type { KvOp } from '../../../core/kernel/kv.ts'
 import { tmpDir, cleanup } from '../../helpers/chain.ts'
 
 v8.setFlagsFromString('--expose-gc')
