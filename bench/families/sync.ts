@@ -92,7 +92,7 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
  * once and served to a fresh node per run; two runs at most, since a 2,000-block sync of
  * signed blocks takes minutes.
  */
-async function measureMemory (ctx: BenchContext): Promise<{ rows: BenchRow[]; goals: GoalResult[] }> {
+export async function measureMemory (ctx: BenchContext): Promise<{ rows: BenchRow[]; goals: GoalResult[] }> {
   const shape: ChainShape = ctx.quick ? { blocks: 12, txPerBlock: 2 } : { blocks: 2000, txPerBlock: 20 }
   const early = ctx.quick ? 4 : 500
   const marks = [early, shape.blocks]
