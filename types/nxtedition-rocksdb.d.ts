@@ -6,6 +6,7 @@ declare module '@nxtedition/rocksdb' {
     put (key: K, value: V): this
     del (key: K): this
     write (options?: { sync?: boolean }): Promise<void>
+    close (): Promise<void>
   }
   export class RocksLevel<K = Buffer, V = Buffer> {
     constructor (location: string, options?: { keyEncoding?: string; valueEncoding?: string })

@@ -119,9 +119,15 @@ export class RocksStore implements KvStore {
     // RSS grew by each block's batch (~0.8 MB for 20 transfers), outside RocksDB's and V8's
     // accounting (issue 15). `write()` closes the batch, which detaches it from the database.
     const batch = this.#db.batch()
-    for (const op of ops) {
-      if (op.type === 'put') batch.put(Buffer.from(op.key), view(op.value))
-      else batch.del(Buffer.from(op.key))
+    try {
+      for (const op of ops) {
+        if (op.type === 'put') batch.put(Buffer.from(op.key), view(op.value))
+        else batch.del(Buffer.from(op.key))
+      }
+    } catch (err) {
+      // a batch that is not written is closed too, or it would stay attached like the others
+      await batch.close()
+      throw err
     }
     await batch.write({ sync: opts.sync === true })
   }
