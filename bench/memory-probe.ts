@@ -110,6 +110,9 @@ async function build (): Promise<void> {
   const out = values.out ?? `/tmp/ledger-memory-${txPerBlock}x${n}.jsonl`
   const params = benchParams()
   const seq = new BlockSequence(params, devAccount().address)
+  // spaced as the network paces blocks (as the sync family's chains are), so the share of
+  // blocks quoting a new beacon round (a BLS pairing to verify) is the network's own
+  seq.step = params.blockTimeTarget
   const file = createWriteStream(out)
   const senders: Wallet[] = Array.from({ length: txPerBlock }, () => generateWallet())
   const ts1 = seq.nextTimestamp
