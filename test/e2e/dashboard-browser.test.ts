@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
 import { startDashboardNode } from '../plugins/dashboard/fixtures/dashboard-node.ts'
-import { PAGE_HEADERS } from '../../core/web-page.ts'
+import { PAGE_HEADERS } from '../../plugins/http/web-page.ts'
 import { mineBlock } from '../helpers/chain.ts'
 
 const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
