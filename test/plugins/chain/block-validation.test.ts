@@ -3,7 +3,7 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import crypto from 'node:crypto'
-import { openTestChain, mineBlock, sealBlock, sealWithoutPow, makeAttestation, rederive, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
+import { openTestChain, mineBlock, sealWithoutPow, makeAttestation, rederive, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
 import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
 import { devnetRound } from '../../../core/entropy/devnet-beacon.ts'
 import { beaconSigner } from '../../../core/entropy/beacon-signer.ts'

@@ -59,7 +59,6 @@ const sha3_512 = (data: Uint8Array): string => crypto.hash('sha3-512', data, 'he
 const MAX = (1n << 256n) - 1n
 const NEG = (n: bigint): bigint => (1n << 256n) - n
 const utf8hex = (s: string): string => Buffer.from(s, 'utf8').toString('hex')
-const addrWord = (a: string): string => a.padStart(64, '0')
 
 const cases: Case[] = []
 
