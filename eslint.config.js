@@ -31,6 +31,9 @@ export default [
       'no-void': ['error', { allowAsStatement: true }],
       // the uPlot library's constructor is lower-case
       'new-cap': ['error', { newIsCap: true, newIsCapExceptions: ['uPlot'], capIsNew: false, properties: true }],
+      // `let browser` declared before a teardown that reads it and assigned later stays `let`
+      // (a `const` at the assignment would be in its temporal dead zone for the teardown)
+      'prefer-const': ['error', { destructuring: 'all', ignoreReadBeforeAssign: true }],
       // tables of cases and records keep several properties per line
       '@stylistic/object-property-newline': 'off'
     }
@@ -43,6 +46,15 @@ export default [
       // TypeScript itself refuses a redeclaration; this rule only flags the project's
       // `const XErrorCode = {...}` + `type XErrorCode` pairs
       '@typescript-eslint/no-redeclare': 'off'
+    }
+  },
+  {
+    // test habits: one chromium launcher, seeded randomness
+    files: ['test/**/*.ts'],
+    ignores: ['test/helpers/browser.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'playwright-core', importNames: ['chromium', 'firefox', 'webkit'], message: 'launch the browser with launchChromium() from test/helpers/browser.ts' }] }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'test data comes from a seed: test/helpers/random.ts' }]
     }
   },
   {
