@@ -1,13 +1,13 @@
 // The standard node profile: what `npx ledger run` loads. Disable a plugin with
 // { name: 'miner', enabled: false }; load your own with { path: './my-plugin' }.
 // Each plugin's section is keyed by its name; CLI flags override these values.
-import { defineConfig } from './core/config.ts'
+import { defineConfig } from './core/kernel/config.ts'
 
 export default defineConfig({
   network: 'testnet',
   plugins: [
     'storage',
-    'chain',
+    'consensus',
     'entropy-aggregator',
     'miner',
     'http',

@@ -18,6 +18,7 @@ import { syncFamily } from './families/sync.ts'
 import { httpFamily } from './families/http.ts'
 import { vmFamily } from './families/vm.ts'
 import { attestFamily } from './families/attest.ts'
+import { cliFamily } from './families/cli.ts'
 
 export interface BenchOptions {
   only?: string[]
@@ -48,7 +49,8 @@ const FAMILIES: Record<FamilyName, BenchFamily> = {
   block: blockFamily,
   sync: syncFamily,
   http: httpFamily,
-  attest: attestFamily
+  attest: attestFamily,
+  cli: cliFamily
 }
 
 export class BenchUsageError extends Error {

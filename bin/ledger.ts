@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../core/cli.ts'
+import { main } from '../core/kernel/cli.ts'
 
 await main()

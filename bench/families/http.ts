@@ -114,7 +114,11 @@ async function explorerLoad (ctx: BenchContext): Promise<{ rows: BenchRow[]; goa
       { family: 'http' as const, name: label[e], unit: 'req/s', stats: summarize(rps(e)) },
       { family: 'http' as const, name: '  p99 latency', unit: 'ms', stats: summarize(samples[e].map((s) => s.p99Ms)), note: 'autocannon measures whole ms: 0 is under 1 ms' }
     ])
-    const goals = GATED.map((e) => goal('http', `explorer ${e} ≥ 50% of the bare route`, pairedRatios(rps(e), rps('bare')), '>=', 0.5))
+    // issue 15: block and tx at least half the bare route, stats (no storage read) three quarters
+    const goals = GATED.map((e) => {
+      const share = e === 'stats' ? 0.75 : 0.5
+      return goal('http', `explorer ${e} ≥ ${share * 100}% of the bare route`, pairedRatios(rps(e), rps('bare')), '>=', share)
+    })
     // issue 4: an address lookup costs the same whatever the chain's length (indexes, no walk)
     goals.push(
       goal('http', `address lookup (a sender): ${n(large)}-block chain ≥ 80% of the ${n(small)}-block chain`, pairedRatios(rps('address-large'), rps('address')), '>=', 0.8, 'issue 4: same cost on both chains'),

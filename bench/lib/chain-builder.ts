@@ -30,6 +30,9 @@ export interface BuiltChain {
  */
 export function buildBlocks (params: NetworkParams, shape: ChainShape, progress: (message: string) => void): BuiltChain {
   const seq = new BlockSequence(params, devAccount().address)
+  // blocks spaced as the network paces them (devnet: 2 s against a 3 s beacon period), so the
+  // share of blocks quoting a round no earlier block quoted is the network's own
+  seq.step = params.blockTimeTarget
   const trailing = shape.trailingEmpty ?? 0
   const firstTxBlock = shape.txPerBlock > 0 ? shape.blocks - trailing - (shape.txBlocks ?? shape.blocks - trailing) + 1 : Infinity
   const lastTxBlock = shape.blocks - trailing

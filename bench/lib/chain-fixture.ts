@@ -15,12 +15,13 @@ import { genesisBlock } from '../../core/chain/genesis.ts'
 import { blockSubsidy } from '../../core/chain/apply.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { signTransaction } from '../../core/chain/tx.ts'
-import { createHooks } from '../../core/hooks.ts'
+import { createHooks } from '../../core/kernel/hooks.ts'
+import { Cores } from '../../core/cores/cores.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
 import { walletFromSeed } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
-import { Chain } from '../../plugins/chain/chain.ts'
+import { Chain } from '../../plugins/consensus/chain.ts'
 import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 export const silentLogger = pino({ level: 'silent' })
@@ -111,12 +112,12 @@ export interface BenchChain {
   close(): Promise<void>
 }
 
-/** A chain as the chain plugin builds it (no mempool, so every signature is verified). */
+/** A chain as the consensus plugin builds it (no mempool, so every signature is verified). */
 export async function openBenchChain (params: NetworkParams, dir: string): Promise<BenchChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
-  // the node's own path: signatures verified on one thread per core, as the chain plugin does
+  // the node's own path: signatures verified on one thread per core, as the consensus plugin does
   const signatureVerifier = new SignatureVerifyPool({ core: 'native' })
-  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, powCore: 'wasm', signatureVerifier })
+  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores(), signatureVerifier })
   await chain.init()
   return { chain, db, async close () { await signatureVerifier.close(); await db.close() } }
 }

@@ -6,10 +6,10 @@ import { Writable } from 'node:stream'
 import Fastify from 'fastify'
 import { pino } from 'pino'
 import type { Logger } from 'pino'
-import { resolveConfig } from '../../core/config.ts'
-import type { UserConfig } from '../../core/config.ts'
-import { Kernel } from '../../core/kernel.ts'
-import type { PeerService } from '../../core/services.ts'
+import { resolveConfig } from '../../core/kernel/config.ts'
+import type { UserConfig } from '../../core/kernel/config.ts'
+import { Kernel } from '../../core/kernel/kernel.ts'
+import type { PeerService } from '../../core/kernel/services.ts'
 import { benchParams, silentLogger } from './chain-fixture.ts'
 import type { ChildMessage, ChildSpec, MemoryFigures, ParentMessage } from './child-protocol.ts'
 
@@ -56,7 +56,7 @@ function httpPort (kernel: Kernel): number {
 }
 
 async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promise<void> {
-  const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port: 0, peers: [spec.peer], progressIntervalMs: 2000 } }, syncProgressLogger())
+  const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port: 0, peers: [spec.peer], progressIntervalMs: 2000 } }, syncProgressLogger())
   const chain = kernel.container.resolve('chain')
   let firstBlockAt = 0
   const { promise: reached, resolve } = Promise.withResolvers<void>()
@@ -89,7 +89,7 @@ async function signedInCookie (kernel: Kernel): Promise<string> {
 async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
   switch (spec.role) {
     case 'p2p-serve': {
-      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port: 0 } })
+      const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port: 0 } })
       await kernel.start()
       const port = (kernel.container.resolve('peers') as PeerService & { listenPort(): number | null }).listenPort()
       if (port === null) throw new Error('p2p is not listening')
@@ -97,7 +97,7 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
       return async () => { await kernel.stop() }
     }
     case 'explorer': {
-      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'http', 'explorer'], {})
+      const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'http', 'explorer'], {})
       await kernel.start()
       send({ type: 'ready', port: httpPort(kernel) })
       return async () => { await kernel.stop() }
@@ -105,7 +105,7 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
     case 'stream': {
       process.env.LEDGER_ADMIN_USER = 'bench'
       process.env.LEDGER_ADMIN_PASSWORD = 'bench-only-password-not-a-secret'
-      const kernel = await bootNode(spec.dataDir, ['storage', 'chain', 'http', 'messenger', 'admin', 'stream'], {})
+      const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'], {})
       await kernel.start()
       send({ type: 'ready', port: httpPort(kernel), cookie: await signedInCookie(kernel) })
       return async () => { await kernel.stop() }

@@ -1,6 +1,6 @@
 // The shapes every bench family produces and the bench runner prints and writes as JSON.
 
-export const FAMILY_NAMES = ['pow', 'sha3', 'mldsa', 'vm', 'block', 'sync', 'http', 'attest'] as const
+export const FAMILY_NAMES = ['pow', 'sha3', 'mldsa', 'vm', 'block', 'sync', 'http', 'attest', 'cli'] as const
 export type FamilyName = typeof FAMILY_NAMES[number]
 
 /** min / median / max of the measured runs (warm-up excluded), plus the runs themselves. */

@@ -7,11 +7,15 @@ import type { Transaction, TxData } from '../chain/types.ts'
 import type { ChainService } from '../chain/chain-service.ts'
 import type { MempoolService } from '../chain/mempool-service.ts'
 import type { Wallet } from '../wallet.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import type { MldsaCore } from '../crypto/mldsa.ts'
 
 export interface TxContext {
   params: NetworkParams
   chain: ChainService
   mempool: MempoolService
+  /** the kernel's SHA3 and ML-DSA cores to sign with (the defaults when absent) */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
 }
 
 /**
@@ -31,6 +35,6 @@ export function submitFromWallet (ctx: TxContext, wallet: Wallet, recipient: str
     timestamp: Date.now() / 1000,
     nonce: ctx.mempool.nextNonce(wallet.address),
     data: payload
-  }, wallet.seed)
+  }, wallet.seed, ctx.cores)
   return ctx.mempool.add(tx)
 }

@@ -4,8 +4,8 @@
 // A paid drip is kept until its transaction is in a block, so a drip whose transaction left
 // the mempool unconfirmed (restart, eviction, reorg) is paid again rather than forgotten.
 import type { Logger } from 'pino'
-import type { KvStore } from '../kv.ts'
-import { jsonValue } from '../kv.ts'
+import type { KvStore } from '../kernel/kv.ts'
+import { jsonValue } from '../kernel/kv.ts'
 import type { ChainService } from '../chain/chain-service.ts'
 import type { MempoolService } from '../chain/mempool-service.ts'
 

@@ -1,7 +1,7 @@
 // A chat message as GET /api/messages and the stream's message event show it (SPEC 2.7):
 // the chat room is a view of chain and mempool transactions that carry data.memo.
 import type { Transaction } from '../chain/types.ts'
-import type { NameDirectory } from '../services.ts'
+import type { NameDirectory } from '../kernel/services.ts'
 
 export interface MessageView {
   /** display name if known, else the shortened address */

@@ -4,8 +4,8 @@
 // lock, is written to the admin database with `sync: true` and only then applied to the
 // mirror, so what a client was told has happened survives a restart or a SIGKILL.
 import type { Logger } from 'pino'
-import type { KvOp, KvStore } from '../kv.ts'
-import { jsonValue } from '../kv.ts'
+import type { KvOp, KvStore } from '../kernel/kv.ts'
+import { jsonValue } from '../kernel/kv.ts'
 import { normalizeAddress } from '../chain/address.ts'
 import { accountErrors } from './errors.ts'
 import { adminKey } from './keys.ts'

@@ -13,6 +13,9 @@ import { StateOverlay, stateKey } from './state.ts'
 import { chainKey } from './keys.ts'
 import type { Receipt } from '../vm-receipt.ts'
 import { logBytes } from '../vm/executor.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import type { MldsaCore } from '../crypto/mldsa.ts'
 
 /** log bytes of a receipt, as the log limits count them */
 export function receiptLogBytes (receipt: Receipt): number {
@@ -47,6 +50,8 @@ export interface ApplyOptions {
   executor: ContractExecutor | null
   /** true when this exact transaction's signature was already verified (mempool) */
   isVerified?: (tx: Transaction) => boolean
+  /** the kernel's cores for transaction ids, addresses and signatures (default: WASM SHA3, native ML-DSA) */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
 }
 
 export function blockSubsidy (params: NetworkParams, height: number, supply: bigint): bigint {
@@ -70,8 +75,8 @@ function indexAddress (o: StateOverlay, addr: string, height: number, index: num
   o.putBigint(countKey, count + 1n)
 }
 
-function rememberVmAddress (o: StateOverlay, wallet: string): void {
-  const vm = vmAddressOf(wallet)
+function rememberVmAddress (o: StateOverlay, wallet: string, sha3: Sha3Core): void {
+  const vm = vmAddressOf(wallet, sha3)
   if (o.get(stateKey.vmToWallet(vm)) === undefined) o.putText(stateKey.vmToWallet(vm), wallet)
 }
 
@@ -79,17 +84,18 @@ function rememberVmAddress (o: StateOverlay, wallet: string): void {
 /** `logBudget`: log bytes the block has left for this transaction */
 export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env'],
   logBudget: number = opts.params.maxBlockLogBytes): { fee: bigint; receipt: Receipt | null } {
-  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx)
+  const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
+  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx, sha3)
   if (o.get(chainKey.txLocation(tx.transaction_id)) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
   const sender = o.getAccount(tx.sender)
-  const key = opts.isVerified?.(tx) === true ? senderPublicKey(tx, sender) : checkTxSignature(tx, sender)
+  const key = opts.isVerified?.(tx) === true ? senderPublicKey(tx, sender, sha3) : checkTxSignature(tx, sender, opts.cores)
   if (tx.nonce !== sender.nonce) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${sender.nonce}`)
   if (sender.balance < amount + fee) throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee')
   sender.balance -= amount + fee
   sender.nonce += 1
   sender.publicKey = Buffer.from(key).toString('hex')
   o.putAccount(tx.sender, sender)
-  rememberVmAddress(o, tx.sender)
+  rememberVmAddress(o, tx.sender, sha3)
 
   o.putJson(chainKey.txLocation(tx.transaction_id), { height, index })
   indexAddress(o, tx.sender, height, index, tx.transaction_id)
@@ -99,7 +105,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
   if (tx.recipient === CONTRACT_RECIPIENT) {
     if (opts.executor === null) throw new TxError(TxErrorCode.BAD_FORMAT, 'this node runs no contract VM')
     const maxLogBytes = Math.min(opts.params.maxTxLogBytes, logBudget)
-    receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender), value: amount, gasLimit: gasLimit as number, env, maxLogBytes })
+    receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender, sha3), value: amount, gasLimit: gasLimit as number, env, maxLogBytes })
     const touched = receipt.contract ?? receipt.to
     if (touched !== undefined) indexAddress(o, touched, height, index, tx.transaction_id)
     o.putJson(chainKey.receipt(tx.transaction_id), { ...receipt, tx_id: tx.transaction_id, block_height: height })
@@ -109,7 +115,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
     // VM address (a contract, or a wallet the chain has not seen) holds its own balance
     const recipient = WALLET_ADDRESS_RE.test(tx.recipient) ? tx.recipient : o.accountKeyOfVm(tx.recipient)
     o.credit(recipient, amount)
-    if (WALLET_ADDRESS_RE.test(recipient)) rememberVmAddress(o, recipient)
+    if (WALLET_ADDRESS_RE.test(recipient)) rememberVmAddress(o, recipient, sha3)
     if (recipient !== tx.sender) indexAddress(o, recipient, height, index, tx.transaction_id)
   }
   return { fee, receipt }
@@ -120,10 +126,10 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
  * mappings, confirmed-id and address-count indexes), read in one multi-get instead of one
  * read each. A key not listed is still read when needed; a listed one never read costs nothing.
  */
-function blockStateKeys (block: Block): string[] {
+function blockStateKeys (block: Block, sha3: Sha3Core): string[] {
   const keys = [stateKey.supply()]
   const wallet = (addr: string): void => {
-    keys.push(stateKey.account(addr), stateKey.vmToWallet(vmAddressOf(addr)), chainKey.addressTxCount(addr))
+    keys.push(stateKey.account(addr), stateKey.vmToWallet(vmAddressOf(addr, sha3)), chainKey.addressTxCount(addr))
   }
   for (const tx of block.transactions) {
     if (typeof tx.transaction_id === 'string') keys.push(chainKey.txLocation(tx.transaction_id))
@@ -139,10 +145,11 @@ function blockStateKeys (block: Block): string[] {
 
 export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): AppliedBlock {
   const { params } = opts
-  o.prefetch(blockStateKeys(block))
+  const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
+  o.prefetch(blockStateKeys(block, sha3))
   const [coinbase, ...txs] = block.transactions
   if (coinbase === undefined || coinbase.sender !== MINING_REWARD_SENDER) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
-  const env = { blockHeight: block.height, timestamp: block.timestamp, miner: vmAddressOf(block.miner) }
+  const env = { blockHeight: block.height, timestamp: block.timestamp, miner: vmAddressOf(block.miner, sha3) }
   const receipts: AppliedBlock['receipts'] = []
   let fees = 0n
   let logBudget = params.maxBlockLogBytes
@@ -166,7 +173,7 @@ export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): 
     if (err instanceof AmountError) throw new BlockError(BlockErrorCode.BAD_COINBASE, `coinbase amount: ${err.message}`)
     throw err
   }
-  const expectedId = txId(params.chainId, coinbase)
+  const expectedId = txId(params.chainId, coinbase, sha3)
   if (coinbase.recipient !== block.miner || coinbase.fee !== 0 || coinbase.nonce !== block.height ||
       coinbase.transaction_id !== expectedId || Object.keys(coinbase.data ?? {}).length !== 0 || coinbase.signature !== '') {
     throw new BlockError(BlockErrorCode.BAD_COINBASE, 'coinbase must pay the block miner, with fee 0, nonce = height, empty data and no signature')
@@ -174,7 +181,7 @@ export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): 
   if (claimed > subsidy + fees) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'coinbase claims more than subsidy + fees')
   if (o.get(chainKey.txLocation(coinbase.transaction_id)) !== undefined) throw new BlockError(BlockErrorCode.DUPLICATE_TX, 'coinbase id already confirmed')
   o.credit(block.miner, claimed)
-  rememberVmAddress(o, block.miner)
+  rememberVmAddress(o, block.miner, sha3)
   o.putJson(chainKey.txLocation(coinbase.transaction_id), { height: block.height, index: 0 })
   indexAddress(o, block.miner, block.height, 0, coinbase.transaction_id)
   const minted = claimed - fees
@@ -183,12 +190,12 @@ export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): 
 }
 
 /** Genesis allocations: credits and indexes, no rules (nothing precedes genesis). */
-export function applyGenesis (o: StateOverlay, block: Block): void {
+export function applyGenesis (o: StateOverlay, block: Block, sha3: Sha3Core = DEFAULT_SHA3_CORE): void {
   let total = 0n
   block.transactions.forEach((tx, index) => {
     const amount = coinToBohm(tx.amount)
     o.credit(tx.recipient, amount)
-    rememberVmAddress(o, tx.recipient)
+    rememberVmAddress(o, tx.recipient, sha3)
     o.putJson(chainKey.txLocation(tx.transaction_id), { height: 0, index })
     indexAddress(o, tx.recipient, 0, index, tx.transaction_id)
     total += amount

@@ -2,9 +2,10 @@
 // Every validator runs this on every block, so it lives in core rather than in the miner
 // plugin that produces envelopes. Each rule has its own BlockError code, so a log line (and
 // the penalty of the peer that sent the block) names exactly what failed.
-import { sha3_512 } from '@noble/hashes/sha3.js'
-import { sha3_512Hex } from '../crypto/sha3.ts'
-import { mldsa } from '../crypto/mldsa.ts'
+import { DEFAULT_SHA3_CORE, sha3_512Hex } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import { DEFAULT_MLDSA_CORE } from '../crypto/mldsa.ts'
+import type { MldsaCore } from '../crypto/mldsa.ts'
 import { monobitRatio, fanoFactor } from '../entropy/health.ts'
 import { isDrandScheme, DRAND_SCHEMES } from '../entropy/drand-schemes.ts'
 import { prepareBeacon, pairingHolds, checkRandomness, BeaconVerificationError } from '../entropy/beacon-verify.ts'
@@ -31,8 +32,8 @@ const MAX_BEACONS_PER_BLOCK = 4
 /** a claimed health statistic may differ from the recomputed one by float noise, nothing more */
 const HEALTH_TOLERANCE = 1e-9
 
-export function commitmentOf (entropyProofHex: string): string {
-  return sha3_512Hex(Buffer.from(entropyProofHex, 'hex'))
+export function commitmentOf (entropyProofHex: string, sha3: Sha3Core = DEFAULT_SHA3_CORE): string {
+  return sha3_512Hex(Buffer.from(entropyProofHex, 'hex'), sha3)
 }
 
 /** The message an attestation signature covers: the commitment hex string's bytes. */
@@ -41,10 +42,9 @@ export function attestationMessage (commitment: string): Uint8Array {
 }
 
 /** The v2 derivation: seed and proof are the two halves of the mix, nothing the miner picks. */
-export function deriveEntropy (randomness: readonly Uint8Array[], localEntropy: Uint8Array): { seed: Uint8Array; proof: Uint8Array } {
-  const h = sha3_512.create().update(new TextEncoder().encode(ENTROPY_DOMAIN))
-  for (const r of randomness) h.update(r)
-  const mix = h.update(localEntropy).digest()
+export function deriveEntropy (randomness: readonly Uint8Array[], localEntropy: Uint8Array, sha3: Sha3Core = DEFAULT_SHA3_CORE): { seed: Uint8Array; proof: Uint8Array } {
+  // a few hundred bytes: one buffer and one call into the core
+  const mix = sha3.sha3_512(Buffer.concat([new TextEncoder().encode(ENTROPY_DOMAIN), ...randomness, localEntropy]))
   return { seed: mix.subarray(0, 32), proof: mix.subarray(32, 64) }
 }
 
@@ -131,6 +131,8 @@ function checkBeacon (params: NetworkParams, blockTime: number, b: BeaconEvidenc
 export interface VerifyAttestationOptions {
   /** rounds already verified (default: the process-wide cache) */
   cache?: VerifiedBeacons
+  /** the kernel's SHA3 and ML-DSA cores (default: WASM SHA3, native ML-DSA) */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
 }
 
 /** A beacon round that passed every rule but its BLS pairing (not in the cache yet). */
@@ -163,15 +165,16 @@ export function checkAttestation (params: NetworkParams, block: Pick<Block, 'tim
   }
   const pairings = env.beacons.map((b, i) => checkBeacon(params, block.timestamp, b, i))
 
-  const { seed, proof } = deriveEntropy(env.beacons.map((b) => Buffer.from(b.randomness, 'hex')), Buffer.from(env.local_entropy, 'hex'))
+  const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
+  const { seed, proof } = deriveEntropy(env.beacons.map((b) => Buffer.from(b.randomness, 'hex')), Buffer.from(env.local_entropy, 'hex'), sha3)
   if (Buffer.from(seed).toString('hex') !== env.entropy_seed || Buffer.from(proof).toString('hex') !== env.entropy_proof) {
     reject(BlockErrorCode.ATTESTATION_NOT_DERIVED, `entropy_seed and entropy_proof are not SHA3-512("${ENTROPY_DOMAIN}" ‖ beacon randomness ‖ local_entropy)`)
   }
-  if (typeof env.commitment !== 'string' || env.commitment !== commitmentOf(env.entropy_proof)) {
+  if (typeof env.commitment !== 'string' || env.commitment !== commitmentOf(env.entropy_proof, sha3)) {
     reject(BlockErrorCode.ATTESTATION_BAD_COMMITMENT, 'commitment differs from SHA3-512 of entropy_proof')
   }
   checkHealth(params, env, block.timestamp, Buffer.concat([seed, proof]))
-  checkSignature(params, env)
+  checkSignature(params, env, opts.cores?.mldsa ?? DEFAULT_MLDSA_CORE)
   const cache = opts.cache ?? verifiedBeacons
   return { env, pending: pairings.filter((p) => !cache.has(p.cacheKey)) }
 }
@@ -247,7 +250,7 @@ function checkHealth (params: NetworkParams, env: Attestation, blockTime: number
 }
 
 /** Rule 6: the optional (or registry-mandated) ML-DSA-87 signature over the commitment. */
-function checkSignature (params: NetworkParams, env: Attestation): void {
+function checkSignature (params: NetworkParams, env: Attestation, mldsa: MldsaCore): void {
   const registry = params.sourceRegistry
   const registeredKey = sourceComponents(env.source).length === 1 ? findSource(env.source, registry)?.publicKey ?? null : null
   const hasSignature = typeof env.signature === 'string' && env.signature.length > 0
@@ -285,16 +288,20 @@ export interface AttestationInput {
   timestamp: number
   /** ML-DSA-87 seed of the attestation key; the envelope then carries signature and public_key */
   signerSeed?: Uint8Array
+  /** the miner's kernel's cores (default: WASM SHA3, native ML-DSA) */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
 }
 
 /** Builds a v2 envelope. Its health may fall outside the chain's bounds (about 1 in 10^5): callers draw new local entropy then. */
 export function buildAttestation (input: AttestationInput): Attestation {
   if (input.localEntropy.length !== 32) throw new RangeError('local entropy must be 32 bytes')
   const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
-  const { seed, proof } = deriveEntropy(input.beacons.map((b) => Buffer.from(b.randomness, 'hex')), input.localEntropy)
+  const sha3 = input.cores?.sha3 ?? DEFAULT_SHA3_CORE
+  const mldsa = input.cores?.mldsa ?? DEFAULT_MLDSA_CORE
+  const { seed, proof } = deriveEntropy(input.beacons.map((b) => Buffer.from(b.randomness, 'hex')), input.localEntropy, sha3)
   const revealed = Buffer.concat([seed, proof])
   const proofHex = hex(proof)
-  const commitment = commitmentOf(proofHex)
+  const commitment = commitmentOf(proofHex, sha3)
   const env: Attestation = {
     version: ATTESTATION_VERSION,
     entropy_seed: hex(seed),

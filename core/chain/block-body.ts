@@ -4,8 +4,8 @@
 // by transaction id (the `tx:` index gives block and index) then reads ~5 KB instead of a
 // ~100 KB block of 20 ML-DSA-87 transactions; a whole block is one small read plus one
 // multi-get, and a peer is served the stored bytes as they are (encodeBlockFromStored).
-import type { KvOp } from '../kv.ts'
-import { jsonValue } from '../kv.ts'
+import type { KvOp } from '../kernel/kv.ts'
+import { jsonValue } from '../kernel/kv.ts'
 import { chainKey } from './keys.ts'
 import type { Block, Transaction } from './types.ts'
 import { decodeTx, encodeTx } from './tx-codec.ts'

@@ -7,6 +7,10 @@ import type { NetworkParams } from './params.ts'
 import type { Block } from './types.ts'
 import type { BlockMeta } from './keys.ts'
 import { checkBlockFormat, validateBlockContext } from './validate.ts'
+import type { HeaderContext } from './validate.ts'
+import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import { DEFAULT_MLDSA_CORE } from '../crypto/mldsa.ts'
 import { genesisBlock } from './genesis.ts'
 import { nextDifficulty } from './difficulty.ts'
 import { beaconPairingsOf, settlePairings } from './attestation.ts'
@@ -34,10 +38,14 @@ export class ChainVerifier {
   /** the last difficultyInterval blocks accepted, oldest first */
   #window: BlockMeta[] = []
   readonly #now: () => number
+  readonly #cores: HeaderContext['cores']
 
-  constructor (params: NetworkParams, now: () => number = () => Date.now() / 1000) {
+  /** `cores`: what hashes and verifies (default: the WASM PoW and SHA3 cores, native ML-DSA) */
+  constructor (params: NetworkParams, now: () => number = () => Date.now() / 1000,
+    cores: HeaderContext['cores'] = { pow: DEFAULT_POW_CORE, sha3: DEFAULT_SHA3_CORE, mldsa: DEFAULT_MLDSA_CORE }) {
     this.params = params
     this.#now = now
+    this.#cores = cores
   }
 
   /**
@@ -67,7 +75,7 @@ export class ChainVerifier {
       const parent = this.#window.at(-1)
       if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, 'no parent block to check against')
       const expectedDifficulty = nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => this.#window.map((m) => m.timestamp))
-      const deferred = validateBlockContext(this.params, block, { parent, expectedDifficulty, now: this.#now(), powCore: 'wasm', deferPairings: true })
+      const deferred = validateBlockContext(this.params, block, { parent, expectedDifficulty, now: this.#now(), cores: this.#cores, deferPairings: true })
       if (deferred !== null && deferred.pending.length > 0) {
         // a round the batch did not vouch for: paired here, failing with the validator's reason
         settlePairings(deferred.env, deferred.pending, verifyPairings(deferred.pending.map((p) => p.input)), this.#cache)

@@ -6,10 +6,15 @@ import { GENESIS_SENDER, ZERO_HASH } from './types.ts'
 import { systemTransaction } from './tx.ts'
 import { merkleRoot } from './merkle.ts'
 import { blockHash } from './header.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
+import type { PowCore } from '../pow/pow-core.ts'
 
 export const BLOCK_VERSION = 1
 
-export function genesisBlock (params: NetworkParams): Block {
+/** `cores`: what hashes it (a kernel passes its own; every core gives the same block) */
+export function genesisBlock (params: NetworkParams, cores: { pow: PowCore; sha3: Sha3Core } = { pow: DEFAULT_POW_CORE, sha3: DEFAULT_SHA3_CORE }): Block {
   const transactions = params.genesisAllocations.map((a, i) => systemTransaction(params.chainId, {
     sender: GENESIS_SENDER,
     recipient: a.address,
@@ -18,17 +23,17 @@ export function genesisBlock (params: NetworkParams): Block {
     timestamp: params.genesisTimestamp,
     nonce: i,
     data: {}
-  }))
+  }, cores.sha3))
   const header = {
     version: BLOCK_VERSION,
     height: 0,
     timestamp: params.genesisTimestamp,
     previous_hash: ZERO_HASH,
-    merkle_root: merkleRoot(transactions),
+    merkle_root: merkleRoot(transactions, cores.sha3),
     difficulty: 0,
     miner: '0'.repeat(32),
     quantum_signature: null,
     nonce: 0
   }
-  return { ...header, hash: blockHash(header), transactions }
+  return { ...header, hash: blockHash(header, cores), transactions }
 }

@@ -2,9 +2,10 @@
 // 264-byte prefix once per template and runs one Keccak-f per nonce (midstate).
 //   version u32 | height u64 | timestamp f64 | previous_hash 64 | merkle_root 64 |
 //   difficulty u32 | miner 16 | entropy_seed 32 | envelope_hash 64 | nonce u64   = 272 bytes
-import { sha3_512 } from '../crypto/sha3.ts'
-import { getPowCore } from '../pow/pow-core.ts'
-import type { CoreKind } from '../crypto/sha3.ts'
+import { DEFAULT_SHA3_CORE, sha3_512 } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
+import type { PowCore } from '../pow/pow-core.ts'
 import type { Block, QuantumSignature } from './types.ts'
 import { canonicalJson } from './tx.ts'
 
@@ -20,11 +21,12 @@ function putHex (view: Uint8Array, offset: number, text: string, bytes: number):
 }
 
 /** SHA3-512 of the canonical attestation envelope; zeros for genesis (no envelope). */
-export function envelopeHash (qs: QuantumSignature | null): Uint8Array {
-  return qs === null ? new Uint8Array(64) : sha3_512(canonicalJson(qs))
+export function envelopeHash (qs: QuantumSignature | null, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
+  return qs === null ? new Uint8Array(64) : sha3_512(canonicalJson(qs), sha3)
 }
 
-export function encodeHeaderPrefix (h: HeaderFields): Uint8Array {
+/** `sha3`: the core the envelope hash is taken with (a kernel passes its own). */
+export function encodeHeaderPrefix (h: HeaderFields, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
   const out = new Uint8Array(HEADER_PREFIX_BYTES)
   const view = new DataView(out.buffer)
   view.setUint32(0, h.version)
@@ -36,18 +38,19 @@ export function encodeHeaderPrefix (h: HeaderFields): Uint8Array {
   putHex(out, 152, h.miner, 16)
   const seed = h.quantum_signature?.qrng_attestation.entropy_seed
   if (seed !== undefined) putHex(out, 168, seed, 32)
-  out.set(envelopeHash(h.quantum_signature), 200)
+  out.set(envelopeHash(h.quantum_signature, sha3), 200)
   return out
 }
 
 /** The full 272 header bytes: the prefix, then the nonce (what headers-first sync sends). */
-export function encodeHeader (h: HeaderFields & { nonce: number }): Uint8Array {
+export function encodeHeader (h: HeaderFields & { nonce: number }, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES)
-  out.set(encodeHeaderPrefix(h))
+  out.set(encodeHeaderPrefix(h, sha3))
   new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(h.nonce))
   return out
 }
 
-export function blockHash (h: HeaderFields & { nonce: number }, core: CoreKind = 'wasm'): string {
-  return Buffer.from(getPowCore(core).hashHeader(encodeHeaderPrefix(h), h.nonce)).toString('hex')
+/** The block hash through `cores.pow` (the header prefix's envelope hash through `cores.sha3`). */
+export function blockHash (h: HeaderFields & { nonce: number }, cores: { pow: PowCore; sha3: Sha3Core } = { pow: DEFAULT_POW_CORE, sha3: DEFAULT_SHA3_CORE }): string {
+  return Buffer.from(cores.pow.hashHeader(encodeHeaderPrefix(h, cores.sha3), h.nonce)).toString('hex')
 }

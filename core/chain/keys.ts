@@ -1,6 +1,6 @@
 // Key layout of the chain database. State keys are in state.ts; everything here that a block
 // writes through the StateOverlay (indexes, receipts) is undone with it on a reorg.
-import { padHeight } from '../kv.ts'
+import { padHeight } from '../kernel/kv.ts'
 
 const idx = (i: number): string => i.toString().padStart(4, '0')
 

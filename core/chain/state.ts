@@ -1,7 +1,7 @@
 // Chain state as key-value writes over the chain database, with a journal for nested
 // snapshots (the VM reverts failed frames) and an undo record per block (the prior value of
 // every key it touched), so a reorg restores state, indexes and receipts alike.
-import type { KvOp, KvStore } from '../kv.ts'
+import type { KvOp, KvStore } from '../kernel/kv.ts'
 
 export interface AccountState {
   balance: bigint

@@ -12,6 +12,8 @@ import { blockSubsidy } from './apply.ts'
 import { bohmToCoinFloor, coinToBohm } from './money.ts'
 import { blockSize, inBlockBytes, txSize } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
 
 export interface TemplateInput {
   parent: { hash: string; height: number }
@@ -32,7 +34,8 @@ export interface BlockTemplate {
   prefix: Uint8Array
 }
 
-export function assembleBlock (params: NetworkParams, input: TemplateInput): BlockTemplate {
+/** `sha3`: the miner's kernel's SHA3 core (coinbase id, merkle root, envelope hash). */
+export function assembleBlock (params: NetworkParams, input: TemplateInput, sha3: Sha3Core = DEFAULT_SHA3_CORE): BlockTemplate {
   const height = input.parent.height + 1
   const fees = input.transactions.reduce((sum, tx) => sum + coinToBohm(tx.fee), 0n)
   const coinbase = systemTransaction(params.chainId, {
@@ -43,14 +46,14 @@ export function assembleBlock (params: NetworkParams, input: TemplateInput): Blo
     timestamp: input.timestamp,
     nonce: height,
     data: {}
-  })
+  }, sha3)
   const transactions = [coinbase, ...input.transactions]
   const block: Block = {
     version: BLOCK_VERSION,
     height,
     timestamp: input.timestamp,
     previous_hash: input.parent.hash,
-    merkle_root: merkleRoot(transactions),
+    merkle_root: merkleRoot(transactions, sha3),
     difficulty: input.difficulty,
     miner: input.miner,
     nonce: 0,
@@ -58,13 +61,13 @@ export function assembleBlock (params: NetworkParams, input: TemplateInput): Blo
     transactions,
     quantum_signature: input.attestation === null ? null : { qrng_attestation: input.attestation }
   }
-  return { block, prefix: encodeHeaderPrefix(block) }
+  return { block, prefix: encodeHeaderPrefix(block, sha3) }
 }
 
 /** Re-derives the merkle root and prefix after a template's fields were changed. */
-export function refreshTemplate (block: Block): BlockTemplate {
-  block.merkle_root = merkleRoot(block.transactions)
-  return { block, prefix: encodeHeaderPrefix(block) }
+export function refreshTemplate (block: Block, sha3: Sha3Core = DEFAULT_SHA3_CORE): BlockTemplate {
+  block.merkle_root = merkleRoot(block.transactions, sha3)
+  return { block, prefix: encodeHeaderPrefix(block, sha3) }
 }
 
 /** What a block's user transactions may take: count, bytes (inBlockBytes of each) and gas. */

@@ -12,6 +12,9 @@ import type { AccountState } from './state.ts'
 import { TX_DATA_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { txSize } from './block-size.ts'
 import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES } from '../crypto/mldsa.ts'
+import type { MldsaCore } from '../crypto/mldsa.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
 
 export const MAX_MEMO_CHARS = 512
 export const MAX_DATA_BYTES = 256 * 1024
@@ -38,7 +41,8 @@ export function declaredGas (tx: Transaction): number {
 }
 
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
-export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmounts {
+/** `sha3`: the core the transaction id is recomputed with (a kernel passes its own). */
+export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE): TxAmounts {
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) bad('transaction must be an object')
   const extra = unknownKey(tx, TX_KEYS)
   if (extra !== undefined) bad(unknownKeyMessage('transaction', extra))
@@ -88,7 +92,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
     if (d.calldata !== undefined && (typeof d.calldata !== 'string' || !HEX_RE.test(d.calldata) || d.calldata.length % 2 !== 0)) bad('data.calldata must be hex')
   }
 
-  if (txId(params.chainId, tx) !== tx.transaction_id) throw new TxError(TxErrorCode.BAD_ID, 'transaction_id does not match the signed payload')
+  if (txId(params.chainId, tx, sha3) !== tx.transaction_id) throw new TxError(TxErrorCode.BAD_ID, 'transaction_id does not match the signed payload')
   if (fee < coinToBohm(params.minFeeCoin)) throw new TxError(TxErrorCode.FEE_TOO_LOW, `fee below the minimum of ${params.minFeeCoin}`)
   if (gasLimit !== null && fee < BigInt(gasLimit) * GAS_PRICE_BOHM) {
     throw new TxError(TxErrorCode.INSUFFICIENT_FEE, `InsufficientFee: fee does not cover gas_limit x GAS_PRICE (${gasLimit} gas)`)
@@ -97,17 +101,18 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction): TxAmount
 }
 
 /** The public key that must verify this transaction: the chain's record, else the one it carries. */
-export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'publicKey'>): Uint8Array {
+export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'publicKey'>, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
   if (account.publicKey !== null) return Buffer.from(account.publicKey, 'hex')
   const carried = tx.data.public_key
   if (typeof carried !== 'string') throw new TxError(TxErrorCode.UNKNOWN_KEY, 'sender public key unknown to the chain: include data.public_key')
   const key = Buffer.from(carried, 'hex')
-  if (walletAddressFromPublicKey(key) !== tx.sender) throw new TxError(TxErrorCode.KEY_MISMATCH, 'data.public_key does not hash to the sender address')
+  if (walletAddressFromPublicKey(key, sha3) !== tx.sender) throw new TxError(TxErrorCode.KEY_MISMATCH, 'data.public_key does not hash to the sender address')
   return key
 }
 
-export function checkTxSignature (tx: Transaction, account: Pick<AccountState, 'publicKey'>): Uint8Array {
-  const key = senderPublicKey(tx, account)
-  if (!verifyTxSignature(tx, key)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
+/** `cores`: the kernel's SHA3 and ML-DSA cores (default: WASM SHA3, native ML-DSA). */
+export function checkTxSignature (tx: Transaction, account: Pick<AccountState, 'publicKey'>, cores?: { sha3: Sha3Core; mldsa: MldsaCore }): Uint8Array {
+  const key = senderPublicKey(tx, account, cores?.sha3)
+  if (!verifyTxSignature(tx, key, cores?.mldsa)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
   return key
 }

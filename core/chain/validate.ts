@@ -6,7 +6,8 @@ import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { merkleRootOfLeaves } from './merkle.ts'
-import { sha3_512 } from '../crypto/sha3.ts'
+import type { Sha3Core } from '../crypto/sha3.ts'
+import type { MldsaCore } from '../crypto/mldsa.ts'
 import { encodeTx } from './tx-codec.ts'
 import { BinaryJsonError } from './binary-json.ts'
 import { checkEnvelopePresent, checkAttestation, verifyAttestation } from './attestation.ts'
@@ -14,8 +15,8 @@ import type { PendingPairing } from './attestation.ts'
 import type { Attestation } from './types.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
-import { getPowCore, meetsDifficulty } from '../pow/pow-core.ts'
-import type { CoreKind } from '../crypto/sha3.ts'
+import { meetsDifficulty } from '../pow/pow-core.ts'
+import type { PowCore } from '../pow/pow-core.ts'
 import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { blockSizeOfEncoded } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
@@ -72,7 +73,8 @@ export interface HeaderContext {
   parent: BlockMeta
   expectedDifficulty: number
   now: number
-  powCore: CoreKind
+  /** the validating kernel's cores (its `cores` service): header hash, merkle root, attestation */
+  cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore }
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
   /** hears the transactions' binary forms the merkle root was checked over (to store them) */
@@ -93,7 +95,8 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   // hardest to fake, so junk is turned away before signatures are looked at. The envelope's
   // shape is checked first only because the header cannot be encoded without its seed.
   checkEnvelopePresent(block)
-  const hash = Buffer.from(getPowCore(ctx.powCore).hashHeader(encodeHeaderPrefix(block), block.nonce))
+  const { cores } = ctx
+  const hash = Buffer.from(cores.pow.hashHeader(encodeHeaderPrefix(block, cores.sha3), block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
 
@@ -116,9 +119,9 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRootOfLeaves(encoded.map((bytes) => sha3_512(bytes))) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (merkleRootOfLeaves(encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
   ctx.onEncoded?.(encoded)
-  if (ctx.deferPairings === true) return checkAttestation(params, block)
-  verifyAttestation(params, block)
+  if (ctx.deferPairings === true) return checkAttestation(params, block, { cores })
+  verifyAttestation(params, block, { cores })
   return null
 }

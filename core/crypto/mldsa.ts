@@ -1,6 +1,9 @@
-// ML-DSA-87 (FIPS 204) facade. The native path (node:crypto, Node 24) is 7-9x faster than
+// ML-DSA-87 (FIPS 204) cores. The native path (node:crypto, Node 24) is 7-9x faster than
 // @noble/post-quantum; the noble twin exists so a benchmarker can compare, and so each can
-// verify the other's signatures (they share the 32-byte seed format).
+// verify the other's signatures (they share the 32-byte seed format). There is no
+// process-wide "active" core: a kernel picks one (config `cores.mldsa`, `--core mldsa=...`)
+// and hands it to what verifies for it; `mldsa` below is the documented default (native)
+// for tools, wallets and tests that name none.
 import crypto from 'node:crypto'
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js'
 
@@ -77,15 +80,17 @@ const nobleCore: MldsaCore = {
   }
 }
 
-const cores: Record<MldsaCoreKind, MldsaCore> = { native: nativeCore, noble: nobleCore }
-let active: MldsaCore = nativeCore
+/** Every ML-DSA-87 core by the name `--core mldsa=<name>` selects it with. */
+export const MLDSA_CORES = { native: nativeCore, noble: nobleCore } as const satisfies Record<MldsaCoreKind, MldsaCore>
+export type MldsaCoreName = keyof typeof MLDSA_CORES
 
-export function getMldsaCore (kind: MldsaCoreKind): MldsaCore { return cores[kind] }
-export function selectMldsaCore (kind: MldsaCoreKind): void { active = cores[kind] }
-export function activeMldsaCore (): MldsaCore { return active }
+/** The core library code signs and verifies with when its caller names none. Never reassigned. */
+export const DEFAULT_MLDSA_CORE: MldsaCore = nativeCore
 
-export const mldsa = {
-  keygen: (seed?: Uint8Array): MldsaKeyPair => active.keygen(seed),
-  sign: (seed: Uint8Array, message: Uint8Array): Uint8Array => active.sign(seed, message),
-  verify: (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => active.verify(publicKey, message, signature)
+export function getMldsaCore (name: MldsaCoreName): MldsaCore {
+  if (!Object.hasOwn(MLDSA_CORES, name)) throw new RangeError(`unknown ML-DSA core "${String(name)}" (expected ${Object.keys(MLDSA_CORES).join(' or ')})`)
+  return MLDSA_CORES[name]
 }
+
+/** The default core (DEFAULT_MLDSA_CORE), for callers that are no kernel's (wallet, tools). */
+export const mldsa: MldsaCore = DEFAULT_MLDSA_CORE

@@ -4,7 +4,8 @@
 // learns which (transaction, key) pairs verified, and verifies anything else inline.
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { MldsaCoreKind } from './mldsa.ts'
+import { MLDSA_CORES } from './mldsa.ts'
+import type { MldsaCoreName } from './mldsa.ts'
 import type { BeaconPairingInput } from '../entropy/beacon-verify.ts'
 
 export interface SignatureCheck {
@@ -31,7 +32,7 @@ const BEACON_BATCH_MIN = 8
 
 export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
-  readonly #core: MldsaCoreKind
+  readonly #core: MldsaCoreName
   readonly #workers: Worker[] = []
   readonly #pending = new Map<number, Pending>()
   /** jobs in flight per worker: a worker keeps the process alive only while it has work */
@@ -39,7 +40,9 @@ export class SignatureVerifyPool implements SignatureVerifier {
   #nextId = 1
   #closed = false
 
-  constructor (opts: { core: MldsaCoreKind; threads?: number }) {
+  /** `core`: the kernel's ML-DSA core (its `cores.mldsa`); each worker looks it up by this name */
+  constructor (opts: { core: MldsaCoreName; threads?: number }) {
+    if (!Object.hasOwn(MLDSA_CORES, opts.core)) throw new RangeError(`core must be one of ${Object.keys(MLDSA_CORES).join(', ')}, got ${String(opts.core)}`)
     this.#core = opts.core
     this.threads = Math.max(1, opts.threads ?? os.availableParallelism())
   }

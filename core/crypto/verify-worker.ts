@@ -3,11 +3,12 @@
 // with one boolean per check.
 import { parentPort, workerData } from 'node:worker_threads'
 import { getMldsaCore } from './mldsa.ts'
-import type { MldsaCoreKind } from './mldsa.ts'
+import type { MldsaCoreName } from './mldsa.ts'
 import type { VerifyJob, VerifyReply } from './verify-pool.ts'
 import { verifyPairings } from '../entropy/beacon-batch.ts'
 
-const core = getMldsaCore((workerData as { core: MldsaCoreKind }).core)
+// the pool's kernel chose this core; the name crossed the thread boundary in workerData
+const core = getMldsaCore((workerData as { core: MldsaCoreName }).core)
 
 parentPort!.on('message', (job: VerifyJob) => {
   const results = job.kind === 'beacon' ? verifyPairings(job.beacons) : job.checks.map((c) => core.verify(c.publicKey, c.message, c.signature))

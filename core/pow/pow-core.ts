@@ -5,7 +5,7 @@
 // scalar one) and its JS twin (pow-js.ts); all find the same nonces.
 import type { CoreKind } from '../crypto/sha3.ts'
 import { jsPowCore } from './pow-js.ts'
-import { wasmPowCore } from './pow-wasm.ts'
+import { wasmPowCore, wasmScalarPowCore, wasmSimdPowCore } from './pow-wasm.ts'
 
 export interface PowSearchResult {
   found: boolean
@@ -33,9 +33,20 @@ export function meetsDifficulty (hash: Uint8Array, difficulty: number): boolean 
   return (difficulty & 1) === 0 || hash[fullBytes]! < 0x10
 }
 
-/** The core of that kind; the WASM one loads wasm/build/pow-simd.wasm (or pow.wasm) on first use. */
-export function getPowCore (kind: CoreKind): PowCore {
-  if (kind === 'wasm') return wasmPowCore
-  if (kind === 'js') return jsPowCore
-  throw new RangeError(`unknown PoW core "${String(kind)}" (expected wasm or js)`)
+/**
+ * Every PoW core by the name `--core pow=<name>` selects it with: `wasm` is the SIMD build
+ * where the engine has WebAssembly SIMD, else the scalar one; `wasm-simd` and `wasm-scalar`
+ * pin one build; `js` is the JS twin. A miner's worker threads look their core up here by
+ * name (a core object cannot cross a thread), so a kernel's pool runs the kernel's choice.
+ */
+export const POW_CORES = { wasm: wasmPowCore, 'wasm-simd': wasmSimdPowCore, 'wasm-scalar': wasmScalarPowCore, js: jsPowCore } as const satisfies Record<string, PowCore>
+export type PowCoreName = keyof typeof POW_CORES
+
+/** The core library code hashes headers with when its caller names none. Never reassigned. */
+export const DEFAULT_POW_CORE: PowCore = wasmPowCore
+
+/** The core of that name; a WASM one loads wasm/build/pow-simd.wasm (or pow.wasm) on first use. */
+export function getPowCore (name: PowCoreName): PowCore {
+  if (!Object.hasOwn(POW_CORES, name)) throw new RangeError(`unknown PoW core "${String(name)}" (expected ${Object.keys(POW_CORES).join(', ')})`)
+  return POW_CORES[name]
 }

@@ -4,7 +4,6 @@
 // how quickly an abort is noticed.
 import { parentPort, workerData } from 'node:worker_threads'
 import { getPowCore } from './pow-core.ts'
-import type { CoreKind } from '../crypto/sha3.ts'
 import type { WorkerReply, WorkerSearch, WorkerSetup } from './worker-pool.ts'
 
 const CHUNK_TARGET_MS = 3
@@ -13,7 +12,8 @@ const MAX_CHUNK = 1 << 16
 const NONCE_LIMIT = 2 ** 53
 
 const setup = workerData as WorkerSetup
-const core = getPowCore(setup.core as CoreKind)
+// the pool's kernel chose this core; the name crossed the thread boundary in workerData
+const core = getPowCore(setup.core)
 const triedTotal = new BigInt64Array(setup.tried)
 let chunk = MIN_CHUNK // carried across searches: it tracks this thread's hash rate
 

@@ -3,12 +3,14 @@
 // job and waits for a message, so it is never blocked. Stopping (abort, a newer search,
 // close) sets a shared flag that every worker checks between chunks of a few milliseconds.
 import { Worker } from 'node:worker_threads'
-import type { CoreKind } from '../crypto/sha3.ts'
 import { checkSearch } from './nonce.ts'
+import { POW_CORES } from './pow-core.ts'
+import type { PowCoreName } from './pow-core.ts'
 
 export interface PowWorkerPoolOptions {
   threads: number
-  core: CoreKind
+  /** the kernel's PoW core (its `cores.pow`); each worker looks it up by this name */
+  core: PowCoreName
 }
 
 export interface PoolSearchRequest {
@@ -28,7 +30,7 @@ export interface PoolSearchResult {
 }
 
 // Messages between the pool and pow-worker.ts.
-export interface WorkerSetup { core: CoreKind; tried: SharedArrayBuffer }
+export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
@@ -56,7 +58,7 @@ const workerUrl = new URL('./pow-worker.ts', import.meta.url)
 
 export class PowWorkerPool {
   readonly threads: number
-  readonly core: CoreKind
+  readonly core: PowCoreName
   readonly #workers: Worker[]
   readonly #tried = new BigInt64Array(new SharedArrayBuffer(8))
   #active: ActiveSearch | null = null
@@ -71,8 +73,8 @@ export class PowWorkerPool {
     if (!Number.isInteger(options.threads) || options.threads < 1) {
       throw new RangeError(`threads must be an integer >= 1, got ${options.threads}`)
     }
-    if (options.core !== 'wasm' && options.core !== 'js') {
-      throw new RangeError(`core must be wasm or js, got ${String(options.core)}`)
+    if (!Object.hasOwn(POW_CORES, options.core)) {
+      throw new RangeError(`core must be one of ${Object.keys(POW_CORES).join(', ')}, got ${String(options.core)}`)
     }
     this.threads = options.threads
     this.core = options.core

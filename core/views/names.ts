@@ -1,7 +1,7 @@
 // Display names for addresses in explorer and dashboard views. The `names` service (the
 // messenger's directory of approved users) is optional; the foundation address is named
 // "foundation" whether or not that service is present.
-import type { NameDirectory } from '../services.ts'
+import type { NameDirectory } from '../kernel/services.ts'
 import { normalizeAddress, vmAddressOf } from '../chain/address.ts'
 
 export const FOUNDATION_NAME = 'foundation'

@@ -2,10 +2,12 @@
 // against a VmState and get its SPEC 2.5 receipt. The caller's state is left with the
 // transaction's effects (or, on failure, with only the deployer's nonce bump).
 import type { ExecEnv, VmState } from './host.ts'
-import type { VmCoreKind, FrameOutput } from './interpreter.ts'
+import type { FrameOutput, Interpreter } from './interpreter.ts'
 import type { CallReceipt, DeployReceipt, LogEntry } from './types.ts'
-import { getVmCore, activeVmCore } from './cores.ts'
+import { resolveVmCore } from './cores.ts'
+import type { VmCoreName } from './cores.ts'
 import { TxHost } from './tx-host.ts'
+import type { PrecompileCores } from './precompiles/types.ts'
 import type { EmittedLog } from './tx-host.ts'
 import { GAS, LIMITS } from './params.ts'
 import { Status, isSuccess, statusError } from './status.ts'
@@ -26,7 +28,10 @@ export interface DeployRequest {
   env: ExecEnv
   /** init_calldata: must be empty in this version */
   calldata?: Uint8Array | string
-  core?: VmCoreKind
+  /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
+  core?: Interpreter | VmCoreName
+  /** the kernel's SHA3 and ML-DSA cores (contract addresses, precompiles); WASM SHA3 and native ML-DSA when absent */
+  cores?: PrecompileCores
   /** log bytes (logBytes) the transaction may emit; more fails it, consuming its gas. Unbounded when absent. */
   maxLogBytes?: number
 }
@@ -42,7 +47,10 @@ export interface CallRequest {
   env: ExecEnv
   /** a read-only call: any state change, log or value transfer fails it */
   static?: boolean
-  core?: VmCoreKind
+  /** the interpreter (a kernel hands its own), or a core's name; DEFAULT_VM_CORE when absent */
+  core?: Interpreter | VmCoreName
+  /** the kernel's SHA3 and ML-DSA cores (contract addresses, precompiles); WASM SHA3 and native ML-DSA when absent */
+  cores?: PrecompileCores
   /** as DeployRequest.maxLogBytes */
   maxLogBytes?: number
 }
@@ -125,7 +133,7 @@ export function executeDeploy (req: DeployRequest): DeployResult {
   const { state, env } = req
   const deployer = checkAccount('deployer', req.deployer)
   const nonce = state.getNonce(deployer)
-  const contract = contractAddress(deployer, nonce)
+  const contract = contractAddress(deployer, nonce, req.cores?.sha3)
   state.setNonce(deployer, nonce + 1n)
   const outcome = runDeploy(req, deployer, contract, env)
   return {
@@ -154,8 +162,8 @@ function runDeploy (req: DeployRequest, deployer: string, contract: string, env:
   if (defect !== null) return rejected(`bad code: ${defect}`)
   if (state.getCode(contract) !== null) return rejected('bad code: contract address already in use')
 
-  const interpreter = getVmCore(req.core ?? activeVmCore())
-  const host = new TxHost(state, env, interpreter)
+  const interpreter = resolveVmCore(req.core)
+  const host = new TxHost(state, env, interpreter, req.cores)
   const snapshot = state.snapshot()
   if (!host.transfer(deployer, contract, value)) {
     state.revert(snapshot)
@@ -219,8 +227,8 @@ function runCall (req: CallRequest, caller: string, to: string): Outcome {
   const code = state.getCode(to)
   if (code === null) return rejected(`bad fields: no contract at ${to}`)
 
-  const interpreter = getVmCore(req.core ?? activeVmCore())
-  const host = new TxHost(state, env, interpreter)
+  const interpreter = resolveVmCore(req.core)
+  const host = new TxHost(state, env, interpreter, req.cores)
   const snapshot = state.snapshot()
   if (!host.transfer(caller, to, value)) {
     state.revert(snapshot)

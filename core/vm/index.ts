@@ -1,7 +1,8 @@
 // Public API of the contract VM. Chain, playground and tests import from here.
 export { executeDeploy, executeCall, logBytes } from './executor.ts'
 export type { DeployRequest, CallRequest, DeployResult, CallResult } from './executor.ts'
-export { selectVmCore, getVmCore, activeVmCore } from './cores.ts'
+export { getVmCore, resolveVmCore, VM_CORES, DEFAULT_VM_CORE } from './cores.ts'
+export type { VmCoreName } from './cores.ts'
 export type { VmCoreKind, Interpreter } from './interpreter.ts'
 export { MemoryVmState } from './host.ts'
 export type { VmState, ExecEnv, AccountDump } from './host.ts'

@@ -6,6 +6,11 @@ import type { FrameHost, FrameInput, Interpreter, SubCall, SubCallResult } from 
 import { LIMITS } from './params.ts'
 import { CallOutcome, Status, isSuccess } from './status.ts'
 import { PRECOMPILES } from './precompiles/index.ts'
+import type { PrecompileCores } from './precompiles/types.ts'
+import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
+import { DEFAULT_MLDSA_CORE } from '../crypto/mldsa.ts'
+
+const DEFAULT_PRECOMPILE_CORES: PrecompileCores = { sha3: DEFAULT_SHA3_CORE, mldsa: DEFAULT_MLDSA_CORE }
 
 const EMPTY = new Uint8Array(0)
 
@@ -20,11 +25,14 @@ export class TxHost implements FrameHost {
   readonly env: ExecEnv
   readonly logs: EmittedLog[] = []
   readonly #interpreter: Interpreter
+  readonly #cores: PrecompileCores
 
-  constructor (state: VmState, env: ExecEnv, interpreter: Interpreter) {
+  /** `cores`: the SHA3 and ML-DSA cores the precompiles use (the transaction's kernel's) */
+  constructor (state: VmState, env: ExecEnv, interpreter: Interpreter, cores: PrecompileCores = DEFAULT_PRECOMPILE_CORES) {
     this.state = state
     this.env = env
     this.#interpreter = interpreter
+    this.#cores = cores
   }
 
   log (address: string, topics: bigint[], data: Uint8Array): void {
@@ -67,7 +75,7 @@ export class TxHost implements FrameHost {
     if (precompile !== undefined) {
       const cost = precompile.gas(call.input)
       if (cost > call.gas) return { outcome: CallOutcome.FAILED, gasLeft: 0, output: EMPTY }
-      return { outcome: CallOutcome.SUCCEEDED, gasLeft: call.gas - cost, output: precompile.run(call.input) }
+      return { outcome: CallOutcome.SUCCEEDED, gasLeft: call.gas - cost, output: precompile.run(call.input, this.#cores) }
     }
     const code = this.state.getCode(call.to)
     if (code === null) return { outcome: CallOutcome.SUCCEEDED, gasLeft: call.gas, output: EMPTY }

@@ -1,7 +1,7 @@
 // A third-party plugin, written outside the node's tree and loaded by path from
 // ledger.config.ts: { path: './examples/block-stats-plugin' }. It only uses the documented
 // hook catalogue and container services, and adds a service of its own.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 
 export interface BlockStats {
   blocks: number
@@ -13,7 +13,7 @@ export interface BlockStats {
 }
 
 // Declaration merging makes the new service typed for every plugin that resolves it.
-declare module '../../core/services.ts' {
+declare module '../../core/kernel/services.ts' {
   interface Services { blockStats: BlockStats }
 }
 

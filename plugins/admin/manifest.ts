@@ -1,7 +1,7 @@
 // Admin (SPEC 4.4, 5): the API under /api/admin and the UI at /admin, all behind HTTP Basic.
 // State lives in the `accounts` service (core/accounts) that the messenger provides.
 import type { FastifyInstance } from 'fastify'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { resolveAdminCredentials } from './credentials.ts'
 import { adminAuthError, checkBasic } from './basic-auth.ts'
 import { registerAdminRoutes } from './routes.ts'

@@ -1,15 +1,17 @@
 // Node-local dashboard ({dashboard_url}, default 127.0.0.1:8080): health, chain, mempool,
-// miner, entropy provider, peers, fees, search, transaction submission and /metrics.
+// miner, entropy provider, peers, node events, fees, search, transaction submission and /metrics.
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { installHostCheck } from '../../core/http-guards.ts'
-import { ConfigError } from '../../core/config.ts'
+import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
+import { NodeEventLog, tapNodeEvents } from '../../core/views/node-events.ts'
+import { EVENT_LOG_SIZE } from './routes/events-route.ts'
 
-declare module '../../core/services.ts' {
+declare module '../../core/kernel/services.ts' {
   interface Services {
     /** the node-local dashboard server; routes added during register, it listens on start */
     dashboardHttp: FastifyInstance
@@ -54,6 +56,10 @@ export default definePlugin<DashboardConfig>({
     if (apiKey.source === 'env') ctx.logger.info('dashboard API key taken from LEDGER_API_KEY')
     else ctx.logger.info({ file: apiKey.file }, apiKey.created ? 'generated the dashboard API key' : 'dashboard API key loaded')
 
+    // the page's recent-events feed: recorded from boot, whoever is looking
+    const events = new NodeEventLog(EVENT_LOG_SIZE)
+    tapNodeEvents(ctx.hooks, 'dashboard', (event) => { events.push(event) })
+
     const app = await buildDashboardServer({
       logger: ctx.logger,
       kernel: ctx.resolve('kernel'),
@@ -73,7 +79,8 @@ export default definePlugin<DashboardConfig>({
       // the node's wallet address: the identity it mines and pays the faucet under
       nodeId: ctx.resolve('wallets').nodeWallet().address,
       apiKey: apiKey.key,
-      requireAuth
+      requireAuth,
+      events
     })
     installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)

@@ -1,9 +1,9 @@
 // Node-level views of the dashboard (SPEC 2.2) from the optional miner, entropy and peers
 // services. A service that is not loaded reports its honest "absent" value: not mining, entropy
 // not reachable, no peers, sync state idle. This node never simulates.
-import type { EntropyProvider, MinerService, PeerInfo, PeerService, SyncState } from '../../core/services.ts'
-import type { Kernel } from '../../core/kernel.ts'
-import { nodeVersion } from '../../core/version.ts'
+import type { EntropyProvider, MinerService, PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
+import type { Kernel } from '../../core/kernel/kernel.ts'
+import { nodeVersion } from '../../core/kernel/version.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { trustedBeacons } from '../../config/entropy-sources.ts'
 

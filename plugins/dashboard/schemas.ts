@@ -153,3 +153,12 @@ export const submitBodySchema = {
     nonce: { type: 'integer' }
   }
 } as const
+
+/** node events (core/views/node-events.ts): id, type and at, then the fields of the type */
+export const eventsSchema = obj({
+  events: {
+    type: 'array',
+    items: { ...obj({ id: int, type: str, at: ts }), additionalProperties: true }
+  },
+  last_id: int
+})

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { createHttpServer } from '../../core/http.ts'
 import { publishOpenApi } from '../../core/openapi.ts'
-import { nodeVersion } from '../../core/version.ts'
-import type { Kernel } from '../../core/kernel.ts'
+import { nodeVersion } from '../../core/kernel/version.ts'
+import type { Kernel } from '../../core/kernel/kernel.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'
 import { installAuth } from './auth.ts'
@@ -17,6 +17,8 @@ import { registerChainRoutes } from './routes/chain-routes.ts'
 import { registerNodeRoutes } from './routes/node-routes.ts'
 import { registerSubmitRoute, SUBMIT_ROUTE } from './routes/submit-route.ts'
 import { DASHBOARD_PAGE_ROUTES, registerDashboardPage } from './page.ts'
+import { registerEventsRoute } from './routes/events-route.ts'
+import type { NodeEventLog } from '../../core/views/node-events.ts'
 
 export interface DashboardDeps {
   logger: Logger
@@ -26,12 +28,14 @@ export interface DashboardDeps {
   nodeId: string
   apiKey: string
   requireAuth: boolean
+  /** the node events the manifest records from the hooks */
+  events: NodeEventLog
 }
 
 export const DASHBOARD_ROUTES = [
   'GET /api/status', 'GET /api/node', 'GET /api/chain', 'GET /api/blocks', 'GET /api/block/{identifier}',
   'GET /api/tx/{tx_id}', 'GET /api/address/{address}', 'GET /api/account/{address}', 'GET /api/mempool', 'GET /api/mining', 'GET /api/qrng',
-  'GET /api/qrng/random', 'GET /api/peers', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
+  'GET /api/qrng/random', 'GET /api/peers', 'GET /api/events', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
 ] as const
 
 export async function buildDashboardServer (deps: DashboardDeps): Promise<FastifyInstance> {
@@ -59,5 +63,6 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
   registerNodeRoutes(app, { kernel, chain: view.chain, services, nodeId: deps.nodeId, metrics })
   registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
   registerSubmitRoute(app, view.mempool)
+  registerEventsRoute(app, deps.events)
   return app
 }

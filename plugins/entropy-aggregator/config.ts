@@ -2,8 +2,8 @@
 // against the network: which sources, which quorum. Defaults come from the trust list, so a
 // network that trusts `self-hosted` (testnet, devnet) mines offline out of the box, and one
 // that does not (mainnet) is never offered it.
-import { ConfigError } from '../../core/config.ts'
-import type { JsonSchema } from '../../core/plugin.ts'
+import { ConfigError } from '../../core/kernel/config.ts'
+import type { JsonSchema } from '../../core/kernel/plugin.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { aggregatorId, beaconComponents } from '../../config/entropy-sources.ts'
 import { DRAND_SCHEME_IDS } from './sources/drand-schemes.ts'

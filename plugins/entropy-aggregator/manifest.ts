@@ -3,7 +3,7 @@
 // the `entropy` service the miner draws from. With `url` set (--entropy-url) it is instead a
 // client of that external source and serves nothing itself.
 import type { AddressInfo } from 'node:net'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
 import type { EntropyAggregatorConfig } from './config.ts'
 import { createAggregator } from './factory.ts'

@@ -1,7 +1,7 @@
 // The `entropy` service backed by the built-in aggregator: the miner draws from the same pool
 // the REST server serves, in-process. No fallback: below quorum, getBytes throws.
-import type { EntropyDraw, EntropyProvider, EntropyProviderStatus } from '../../core/services.ts'
-import type { Hooks } from '../../core/hooks.ts'
+import type { EntropyDraw, EntropyProvider, EntropyProviderStatus } from '../../core/kernel/services.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import { ReachabilityNotifier } from './reachability.ts'
 import type { EntropyAggregator } from './aggregator.ts'
 

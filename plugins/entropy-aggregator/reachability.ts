@@ -1,6 +1,6 @@
 // Calls the entropyStatus hook when the provider's reachability flips (and once, when it is
 // first known), not on every round: listeners are told about changes, not heartbeats.
-import type { Hooks } from '../../core/hooks.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 
 export class ReachabilityNotifier {
   readonly #hooks: Hooks | undefined

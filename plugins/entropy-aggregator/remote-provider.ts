@@ -3,8 +3,8 @@
 // registered and trusted by this network, or the draw is refused before a block is built
 // on it (the node's own validators would reject that block anyway).
 import type { Logger } from 'pino'
-import type { EntropyDraw, EntropyProvider, EntropyProviderStatus } from '../../core/services.ts'
-import type { Hooks } from '../../core/hooks.ts'
+import type { EntropyDraw, EntropyProvider, EntropyProviderStatus } from '../../core/kernel/services.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { EntropyRestClient, EntropyRestError } from '../../core/entropy/rest-client.ts'
 import type { BeaconEvidence } from '../../core/chain/types.ts'

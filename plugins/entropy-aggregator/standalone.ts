@@ -6,12 +6,12 @@
 // host '127.0.0.1', port 8420, network 'testnet' (whose trust list the sources must satisfy),
 // sources/minQuorum as in the plugin config (null or absent: the network's defaults), settings:
 // any other key of the plugin config section (poolCapacity, fetchTimeoutMs, beacons, selfHosted …).
-import { watchForStop } from '../../core/lifecycle.ts'
+import { watchForStop } from '../../core/kernel/lifecycle.ts'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { ConfigError, validateSection } from '../../core/config.ts'
-import { createLogger } from '../../core/logger.ts'
+import { ConfigError, validateSection } from '../../core/kernel/config.ts'
+import { createLogger } from '../../core/kernel/logger.ts'
 import type { NetworkName } from '../../core/chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'

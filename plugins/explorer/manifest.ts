@@ -1,6 +1,6 @@
 // Public explorer (SPEC 4.2): stats, blocks, transactions, addresses and receipts on the
 // public server, plus a web page at /explorer. Names come from the optional `names` service.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'

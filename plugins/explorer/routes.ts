@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { HttpError } from '../../core/http.ts'
 import type { ViewContext } from '../../core/views/context.ts'
-import type { ContractAbiDirectory } from '../../core/services.ts'
+import type { ContractAbiDirectory } from '../../core/kernel/services.ts'
 import { decodeTx } from '../../core/views/tx-view.ts'
 import { pagination } from '../../core/views/pagination.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'

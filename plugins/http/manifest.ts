@@ -2,11 +2,11 @@
 // the `publicHttp` service while they register; it starts listening once all have.
 // Every state-changing request on it is JSON from this server's own origin (issue 12 item 10),
 // and @fastify/rate-limit is registered here for the plugins' per-client limits (item 8).
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { createHttpServer } from '../../core/http.ts'
 import { ensureRateLimit, installCrossSiteGuard } from '../../core/http-guards.ts'
 import { publishOpenApi } from '../../core/openapi.ts'
-import { nodeVersion } from '../../core/version.ts'
+import { nodeVersion } from '../../core/kernel/version.ts'
 
 interface HttpConfig {
   host: string

@@ -1,7 +1,7 @@
 // Messenger (SPEC 4.3): signup, login, chat over zero-amount transfers, the landing page.
 // Provides the admin state as the `accounts` service (the admin plugin needs it) and the
 // `names` directory (approved users' display names by address).
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
 import { FAUCET_DRIP_COIN } from '../../core/accounts/faucet.ts'
 import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
@@ -54,7 +54,7 @@ export default definePlugin<MessengerConfig>({
     const wallets = ctx.resolve('wallets')
     const chain = ctx.resolve('chain')
     const mempool = ctx.resolve('mempool')
-    const txContext = { params: ctx.params, chain, mempool }
+    const txContext = { params: ctx.params, chain, mempool, cores: ctx.resolve('cores') }
     // devnet pays from its public pre-funded account, so signups get coin from block 0
     const faucetWallet = ctx.params.faucetSeed !== undefined ? walletFromSeed(Buffer.from(ctx.params.faucetSeed, 'hex')) : wallets.nodeWallet()
     const faucet = await FaucetQueue.open({

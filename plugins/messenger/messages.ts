@@ -3,7 +3,7 @@
 // (newest first), so a request never walks the whole chain.
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import type { NameDirectory } from '../../core/services.ts'
+import type { NameDirectory } from '../../core/kernel/services.ts'
 import { isChatTx, messageView } from '../../core/accounts/message-view.ts'
 import type { MessageView } from '../../core/accounts/message-view.ts'
 

@@ -1,11 +1,11 @@
 // Attested mining (SPEC 2.8): proof-of-work input from a registered entropy source, nonce
 // search on worker threads (never on the HTTP event loop), halts when no source answers.
 import os from 'node:os'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
-import type { MinerService, MinerStatus } from '../../core/services.ts'
+import type { MinerService, MinerStatus } from '../../core/kernel/services.ts'
 
 interface MinerConfig {
   enabled: boolean
@@ -42,7 +42,8 @@ export default definePlugin<MinerConfig>({
       return
     }
     const threads = ctx.config.threads > 0 ? ctx.config.threads : Math.max(1, os.availableParallelism())
-    const pool = new PowWorkerPool({ threads, core: ctx.node.cores.pow })
+    const cores = ctx.resolve('cores')
+    const pool = new PowWorkerPool({ threads, core: cores.selection.pow })
     const miner = new Miner({
       params: ctx.params,
       chain: ctx.resolve('chain'),
@@ -51,6 +52,7 @@ export default definePlugin<MinerConfig>({
       hooks: ctx.hooks,
       logger: ctx.logger,
       pool,
+      cores,
       payout,
       attestationKey: wallets.getOrCreate('attestation'),
       peers: ctx.tryResolve('peers'),
@@ -59,7 +61,7 @@ export default definePlugin<MinerConfig>({
     })
     ctx.provide('miner', miner)
     ctx.onStart(() => {
-      ctx.logger.info({ threads, core: ctx.node.cores.pow, payout: payout.address }, 'miner starting')
+      ctx.logger.info({ threads, core: cores.selection.pow, payout: payout.address }, 'miner starting')
       miner.start()
     })
     ctx.onClose(async () => {

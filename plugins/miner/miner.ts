@@ -2,20 +2,22 @@
 // block: there is no software fallback), build and sign the attestation envelope, assemble
 // the template, and search nonces on the worker pool until found or the tip moves.
 import type { Logger } from 'pino'
-import type { Hooks } from '../../core/hooks.ts'
+import type { Hooks, MiningTemplateContext } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/services.ts'
+import type { EntropyProvider, MinerService, MinerStatus, PeerService } from '../../core/kernel/services.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { buildAttestation, verifyAttestation } from '../../core/chain/attestation.ts'
-import type { Attestation, Block } from '../../core/chain/types.ts'
-import type { EntropyDraw } from '../../core/services.ts'
+import type { Attestation, Block, Transaction } from '../../core/chain/types.ts'
+import type { EntropyDraw } from '../../core/kernel/services.ts'
 import { assembleBlock, fitToBudget, templateBudget } from '../../core/chain/template.ts'
 import { blockSize } from '../../core/chain/block-size.ts'
 import { BlockError } from '../../core/chain/errors.ts'
 import { healthViolation } from '../../core/entropy/health.ts'
 import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
+import { acceptTappedTransactions } from './template-tap.ts'
+import type { Cores } from '../../core/cores/cores.ts'
 
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
@@ -29,6 +31,8 @@ export interface MinerOptions {
   hooks: Hooks
   logger: Logger
   pool: PowWorkerPool
+  /** the kernel's cores: templates and envelopes are hashed and signed with its SHA3 and ML-DSA */
+  cores: Pick<Cores, 'sha3' | 'mldsa'>
   payout: Wallet
   attestationKey: Wallet
   peers?: PeerService
@@ -132,18 +136,11 @@ export class Miner implements MinerService {
     this.#lastSource = draw.source
     const difficulty = chain.nextDifficulty()
     const supply = chain.totalSupply()
-    // filled by count, bytes and gas; the budget is taken again after the hook, which may
-    // have changed the transactions or the header
-    const budget = templateBudget(params, { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation })
-    const template = this.#o.hooks.miningTemplate.call({
-      height: parent.height + 1,
-      previousHash: parent.hash,
-      transactions: this.#o.mempool.select(budget.count, budget),
-      difficulty,
-      timestamp
-    })
-    const header = { parent, miner: this.#o.payout.address, timestamp: template.timestamp, difficulty: template.difficulty, supply, attestation }
-    const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(template.transactions, templateBudget(params, header)) })
+    // filled by count, bytes and gas; a tap of miningTemplate may only reorder or drop them
+    const header = { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation }
+    const budget = templateBudget(params, header)
+    const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), Object.freeze({ height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp }))
+    const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) }, this.#o.cores.sha3)
     const size = blockSize(block)
     if (size > params.maxBlockBytes) throw new Error(`template of ${size} bytes exceeds the ${params.maxBlockBytes}-byte block limit`)
 
@@ -176,6 +173,19 @@ export class Miner implements MinerService {
     this.#o.logger.info(minedBlockLogFields(block, draw.source), 'mined block')
   }
 
+  /** The offered transactions through the miningTemplate hook: the tap's order and choice when
+   *  acceptTappedTransactions allows it, else the offer unchanged (and a warning). */
+  #tapTemplate (offered: Transaction[], context: MiningTemplateContext): Transaction[] {
+    const hook = this.#o.hooks.miningTemplate
+    if (hook.taps.length === 0) return offered
+    // taps get copies: one that edits a transaction in place cannot touch the mempool's (at
+    // most maxTxPerBlock of them, a few hundred KiB)
+    const result = acceptTappedTransactions(offered, hook.call(structuredClone(offered), context))
+    if (result.ok) return result.transactions
+    this.#o.logger.warn({ height: context.height, reason: result.reason }, 'miningTemplate tap result ignored; mining the untapped transactions')
+    return offered
+  }
+
   /**
    * The v2 envelope: the draw's beacon rounds and 32 of its bytes as local entropy. The derived
    * 64 bytes fail the health bounds about once in 10^5 blocks; the other 32 bytes drawn are the
@@ -195,14 +205,15 @@ export class Miner implements MinerService {
         proofType: 'entropy-commitment-v2',
         poolSize: this.#o.entropy.status().pool_available_bytes + draw.bytes.length,
         timestamp,
-        signerSeed: this.#o.attestationKey.seed
+        signerSeed: this.#o.attestationKey.seed,
+        cores: this.#o.cores
       })
       if (healthViolation(candidate.health, params.healthBounds) === null) env = candidate
     }
     draw.bytes.fill(0)
     if (env === null) throw new Error('the derived entropy failed the health bounds twice; drawing again')
     try {
-      verifyAttestation(params, { timestamp, quantum_signature: { qrng_attestation: env } })
+      verifyAttestation(params, { timestamp, quantum_signature: { qrng_attestation: env } }, { cores: this.#o.cores })
     } catch (err) {
       if (err instanceof BlockError) throw new Error(`attestation would be rejected (${err.code}): ${err.message}`)
       throw err

@@ -26,6 +26,8 @@ export interface GossipOptions {
   onPeerBlock(peerId: string, block: Block, work: bigint): void
   /** a relayed block does not connect to anything we have: fetch its ancestors */
   onOrphan(peerId: string, block: Block): void
+  /** a relayed block was refused before it reached the chain (undecodable or malformed) */
+  onMalformedBlock(value: unknown, reason: string): void
 }
 
 // Block errors an honest peer can cause: its clock, a race.
@@ -100,6 +102,7 @@ export class Gossip {
       return what === 'block' ? decodeBlockFrame(msg.data) : decodeTxFrame(msg.data)
     } catch (err) {
       if (!(err instanceof WireError)) throw err
+      if (what === 'block') this.#o.onMalformedBlock(undefined, err.message)
       this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is malformed: ${err.message}`)
       return undefined
     }
@@ -118,6 +121,7 @@ export class Gossip {
     try {
       checkBlockFormat(value)
     } catch (err) {
+      this.#o.onMalformedBlock(value, (err as Error).message)
       return this.#reject(peerId, PENALTY.malformed, `gossiped block: ${(err as Error).message}`)
     }
     const block: Block = value

@@ -3,8 +3,7 @@
 // attestation envelope (which can be several kilobytes) on the wire.
 import { encodeHeader, HEADER_BYTES, HEADER_PREFIX_BYTES } from '../../core/chain/header.ts'
 import type { Block } from '../../core/chain/types.ts'
-import { getPowCore } from '../../core/pow/pow-core.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
 import { WireError } from './protocol.ts'
 
 /** The fields of a header that sync checks before it asks for bodies. */
@@ -36,14 +35,15 @@ export function headerParent (bytes: Uint8Array): string {
 }
 
 /** Parses one header and hashes it; throws WireError when it is not 272 bytes of hex. */
-export function decodeHeaderHex (hex: string, powCore: CoreKind): WireHeader {
+/** `powCore`: the kernel's PoW core (its `cores.pow`) the header hash is recomputed with */
+export function decodeHeaderHex (hex: string, powCore: PowCore): WireHeader {
   if (hex.length !== HEADER_BYTES * 2 || !/^[0-9a-f]*$/.test(hex)) throw new WireError(`a header is ${HEADER_BYTES} bytes of lowercase hex`)
   const bytes = new Uint8Array(Buffer.from(hex, 'hex'))
   const view = new DataView(bytes.buffer)
   const nonce = view.getBigUint64(HEADER_PREFIX_BYTES)
   const height = view.getBigUint64(HEIGHT)
   if (nonce > BigInt(Number.MAX_SAFE_INTEGER) || height > BigInt(Number.MAX_SAFE_INTEGER)) throw new WireError('header height or nonce out of range')
-  const hashBytes = getPowCore(powCore).hashHeader(bytes.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))
+  const hashBytes = powCore.hashHeader(bytes.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))
   return {
     hash: Buffer.from(hashBytes).toString('hex'),
     height: Number(height),

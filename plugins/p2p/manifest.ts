@@ -1,9 +1,9 @@
 // Peer-to-peer networking (js-libp2p): block and transaction gossip, header-first sync,
 // peer scoring and bans. Provides the `peers` service (peer list and sync state).
 import { isIP } from 'node:net'
-import { definePlugin } from '../../core/plugin.ts'
-import { ConfigError } from '../../core/config.ts'
-import { nodeVersion } from '../../core/version.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
+import { ConfigError } from '../../core/kernel/config.ts'
+import { nodeVersion } from '../../core/kernel/version.ts'
 import { P2p } from './p2p.ts'
 import { AddressError, parsePeerAddress } from './address.ts'
 import type { P2pSettings } from './p2p.ts'
@@ -54,7 +54,7 @@ export default definePlugin<P2pConfig>({
       hooks: ctx.hooks,
       logger: ctx.logger,
       dataDir: ctx.node.dataDir,
-      powCore: ctx.node.cores.pow,
+      powCore: ctx.resolve('cores').pow,
       version: nodeVersion(ctx.params),
       signal: ctx.signal
     })

@@ -4,12 +4,12 @@ import path from 'node:path'
 import { isIP } from 'node:net'
 import type { Logger } from 'pino'
 import type { PeerId } from '@libp2p/interface'
-import type { Hooks } from '../../core/hooks.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
-import type { PeerInfo, PeerService, SyncState } from '../../core/services.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
+import type { PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
 import type { LedgerLibp2p } from './libp2p-node.ts'
@@ -24,6 +24,7 @@ import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
 import { topics, WireError } from './protocol.ts'
+import { BlockErrorCode } from '../../core/chain/errors.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface P2pSettings {
@@ -48,7 +49,8 @@ export interface P2pOptions extends P2pSettings {
   hooks: Hooks
   logger: Logger
   dataDir: string
-  powCore: CoreKind
+  /** the kernel's PoW core (its `cores.pow`) */
+  powCore: PowCore
   version: string
   signal: AbortSignal
 }
@@ -170,6 +172,7 @@ export class P2p implements PeerService {
       client,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       markReceived: (hash) => { this.#gossip?.fromPeers.add(hash) },
+      onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) },
       signal: this.#abort.signal,
       progressIntervalMs: o.progressIntervalMs,
       headersPerRequest: o.headersPerRequest,
@@ -186,7 +189,8 @@ export class P2p implements PeerService {
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
-      onOrphan: (peerId) => { void this.#refresh(peerId) }
+      onOrphan: (peerId) => { void this.#refresh(peerId) },
+      onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
     this.#gossip = gossip
     node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
@@ -296,7 +300,14 @@ export class P2p implements PeerService {
     }
   }
 
-  #onDisconnect (id: string): void {
+  /** A peer's block refused before the chain saw it: announced like the chain's own refusals. */
+  #malformedBlock (value: unknown, reason: string): void {
+    const claimed = value !== null && typeof value === 'object' ? (value as { hash?: unknown }).hash : undefined
+    const hash = typeof claimed === 'string' ? claimed.slice(0, 128) : ''
+    this.#o.hooks.blockRejected.call({ hash, code: BlockErrorCode.BAD_FORMAT, reason, origin: 'peer' })
+  }
+
+    #onDisconnect (id: string): void {
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')

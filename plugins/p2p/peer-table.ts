@@ -1,7 +1,7 @@
 // The peers this node has completed a handshake with, and what each claims about its chain.
 // Only handshaken peers count: a connection that has not shown the same chain id and genesis
 // is not a peer of this network.
-import type { PeerInfo } from '../../core/services.ts'
+import type { PeerInfo } from '../../core/kernel/services.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface PeerRecord {

@@ -15,7 +15,7 @@ import type { Logger } from 'pino'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { BlockMeta } from '../../core/chain/keys.ts'
-import type { CoreKind } from '../../core/crypto/sha3.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { Block } from '../../core/chain/types.ts'
@@ -38,13 +38,16 @@ export interface SyncClient {
 export interface SyncOptions {
   params: NetworkParams
   chain: ChainService
-  powCore: CoreKind
+  /** the kernel's PoW core (its `cores.pow`) */
+  powCore: PowCore
   logger: Logger
   table: PeerTable
   client: SyncClient
   penalize(peerId: string, points: number, reason: string): void
   /** called for each body before it is processed, so the gossip layer does not re-announce it */
   markReceived(hash: string): void
+  /** a body was refused before it reached the chain (malformed) */
+  onMalformedBlock(value: unknown, reason: string): void
   signal: AbortSignal
   progressIntervalMs: number
   /** headers per request (protocol maximum by default) */
@@ -347,6 +350,7 @@ export class Syncer {
       try {
         checkBlockFormat(body)
       } catch (err) {
+        this.#o.onMalformedBlock(body, (err as Error).message)
         throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
       }
       const block: Block = body

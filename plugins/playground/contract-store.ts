@@ -3,8 +3,8 @@
 // them, keyed by the paying wallet (a re-signup after unblock gets a fresh wallet and an
 // empty list). Whether a deploy is pending or deployed is read from the chain on every
 // listing, so a reorg that drops or moves a deploy shows up at once.
-import type { KvStore } from '../../core/kv.ts'
-import { jsonValue } from '../../core/kv.ts'
+import type { KvStore } from '../../core/kernel/kv.ts'
+import { jsonValue } from '../../core/kernel/kv.ts'
 import type { ContractAbi } from '../../core/contracts/index.ts'
 
 export interface ContractRecord {

@@ -2,7 +2,7 @@
 // the bundled examples on the public server, plus the web page at /playground. Deploys and
 // calls are real signed transactions from the user's custodial wallet; the user comes from
 // the messenger's session cookie or an admin-issued API token of scope playground.
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
 import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
 import type { RateRule } from '../../core/http-guards.ts'
@@ -52,6 +52,7 @@ export default definePlugin<PlaygroundConfig>({
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
+      cores: ctx.resolve('cores'),
       wallets: ctx.resolve('wallets'),
       accounts: ctx.resolve('accounts'),
       contracts,

@@ -6,6 +6,7 @@ import { ChainVmState } from '../../core/chain/vm-state.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
 import { executeCall } from '../../core/vm/index.ts'
+import type { Cores } from '../../core/cores/cores.ts'
 import { playgroundErrors } from './errors.ts'
 import { encodedCallOf, gasLimitOf } from './submit.ts'
 import type { Body } from './submit.ts'
@@ -28,7 +29,8 @@ export interface QueryResult {
   block_height: number
 }
 
-export function runQuery (chain: ChainService, user: ApprovedUser, body: Body): QueryResult {
+/** `cores`: the kernel's VM, SHA3 and ML-DSA cores (the defaults when absent) */
+export function runQuery (chain: ChainService, user: ApprovedUser, body: Body, cores?: Pick<Cores, 'vm' | 'sha3' | 'mldsa'>): QueryResult {
   const { to, selector, calldata } = encodedCallOf(body)
   if (body.value !== undefined && body.value !== null && body.value !== 0 && body.value !== '0') {
     throw playgroundErrors.badField('a query carries no value: send coin with POST /api/playground/call')
@@ -37,7 +39,7 @@ export function runQuery (chain: ChainService, user: ApprovedUser, body: Body): 
   const tip = chain.tip()
   const state = new ChainVmState(chain.stateView())
   const env = { blockHeight: tip.height + 1, timestamp: Math.max(tip.timestamp, Math.floor(Date.now() / 1000)), miner: '0'.repeat(40) }
-  const { receipt } = executeCall({ state, caller: user.vm_address, to, calldata, gasLimit, env, static: true })
+  const { receipt } = executeCall({ state, caller: user.vm_address, to, calldata, gasLimit, env, static: true, core: cores?.vm, cores })
   const out: QueryResult = {
     status: 'ok',
     contract_addr: `0x${to}`,

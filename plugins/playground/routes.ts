@@ -15,6 +15,7 @@ import { compileSource, sourceOf, submitCall, submitDeploy } from './submit.ts'
 import type { Body, SubmitDeps } from './submit.ts'
 import { playgroundReceipt } from './receipt.ts'
 import { runQuery, QUERY_GAS_CAP } from './query.ts'
+import type { Cores } from '../../core/cores/cores.ts'
 import type { ContractRecord, ContractStore } from './contract-store.ts'
 
 export interface PlaygroundDeps extends SubmitDeps {
@@ -25,6 +26,8 @@ export interface PlaygroundDeps extends SubmitDeps {
   compileLimit: ClientRateLimit
   /** POST /api/playground/query: free VM runs, counted per client */
   queryLimit: ClientRateLimit
+  /** the kernel's cores: queries run on its VM core */
+  cores?: Pick<Cores, 'vm' | 'sha3' | 'mldsa'>
 }
 
 export const PLAYGROUND_ROUTES = [
@@ -168,7 +171,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
       }),
       response: errors
     }
-  }, async (request) => runQuery(chain, userOf(request), bodyOf(request)))
+  }, async (request) => runQuery(chain, userOf(request), bodyOf(request), deps.cores))
 
   app.get('/api/playground/receipt/:tx_id', {
     schema: {

@@ -1,7 +1,7 @@
 // Storage: the chain database (blocks, state, indexes, receipts) and the admin database
 // (every write synchronous) under the data dir, plus the wallet store.
 import path from 'node:path'
-import { definePlugin } from '../../core/plugin.ts'
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import { WalletStore } from '../../core/wallet.ts'
 import { ADMIN_DB_MEMORY, RocksStore } from './rocks-store.ts'
 

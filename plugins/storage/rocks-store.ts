@@ -2,7 +2,7 @@
 // batch survive a process kill, and `sync` additionally fsyncs it before resolving.
 import { mkdirSync } from 'node:fs'
 import { RocksLevel } from '@nxtedition/rocksdb'
-import type { KvOp, KvRange, KvStore } from '../../core/kv.ts'
+import type { KvOp, KvRange, KvStore } from '../../core/kernel/kv.ts'
 
 interface RawOp { type: 'put' | 'del'; key: Buffer; value?: Buffer }
 interface RawRange { gte?: Buffer; gt?: Buffer; lt?: Buffer; lte?: Buffer; reverse?: boolean; limit?: number }

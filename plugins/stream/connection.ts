@@ -17,8 +17,9 @@ export const HEARTBEAT_FRAME = ':heartbeat\n\n'
 
 export class SseConnection {
   readonly filter: EventFilter
-  /** SHA3-256 of the session token; the hub closes the stream once the session is gone */
-  readonly sessionHash: string
+  /** SHA3-256 of the session token; the hub closes the stream once the session is gone (null:
+   *  the node-local stream, guarded by the dashboard's own policy instead) */
+  readonly sessionHash: string | null
   readonly #sink: SseSink
   readonly #queueSize: number
   readonly #queue: string[] = []
@@ -26,7 +27,7 @@ export class SseConnection {
   #closed = false
   dropped = 0
 
-  constructor (sink: SseSink, filter: EventFilter, sessionHash: string, queueSize: number) {
+  constructor (sink: SseSink, filter: EventFilter, sessionHash: string | null, queueSize: number) {
     this.#sink = sink
     this.filter = filter
     this.sessionHash = sessionHash

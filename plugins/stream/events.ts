@@ -4,7 +4,7 @@
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
-import type { NameDirectory } from '../../core/services.ts'
+import type { NameDirectory } from '../../core/kernel/services.ts'
 import { messageView } from '../../core/accounts/message-view.ts'
 import { summaryOfBlock } from '../../core/views/block-view.ts'
 import { callFields, txKind } from '../../core/views/tx-view.ts'
@@ -13,18 +13,19 @@ import { receiptBody } from '../../core/views/receipt-view.ts'
 export const EVENT_TYPES = ['message', 'tx', 'block', 'receipt'] as const
 export type EventType = typeof EVENT_TYPES[number]
 
-/** an event before the hub numbers it */
-export interface EventDraft {
-  type: EventType
-  /** dedupe key within its type: tx_id (message: tx_id + status, so pending and confirmed both arrive), height for blocks */
-  key: string
+/** an event before the hub numbers it (EventType on /api/stream; a NodeEventType on the node-local stream) */
+export interface EventDraft<T extends string = EventType> {
+  type: T
+  /** dedupe key within its type: tx_id (message: tx_id + status, so pending and confirmed both arrive), height for
+   *  blocks; null: never deduplicated (node events, each of which happened once) */
+  key: string | null
   payload: Record<string, unknown>
   addresses: ReadonlySet<string>
 }
 
 export interface StreamEvent {
   id: number
-  type: EventType
+  type: string
   addresses: ReadonlySet<string>
   /** the serialized SSE frame, built once and shared by every connection */
   frame: string

@@ -3,23 +3,24 @@
 import { HttpError } from '../../core/http.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { EVENT_TYPES } from './events.ts'
-import type { EventType, StreamEvent } from './events.ts'
+import type { StreamEvent } from './events.ts'
 
 export interface EventFilter {
   /** null: every type */
-  types: ReadonlySet<EventType> | null
+  types: ReadonlySet<string> | null
   /** null: every address; otherwise the canonical form asked for */
   address: string | null
 }
 
 export const MATCH_ALL: EventFilter = { types: null, address: null }
 
-export function parseFilter (query: { types?: unknown; address?: unknown }): EventFilter {
-  let types: Set<EventType> | null = null
+/** @param known the stream's event types (SPEC 6's four by default) */
+export function parseFilter (query: { types?: unknown; address?: unknown }, known: readonly string[] = EVENT_TYPES): EventFilter {
+  let types: Set<string> | null = null
   if (typeof query.types === 'string') {
-    const known = query.types.split(',').map((t) => t.trim().toLowerCase()).filter((t): t is EventType => (EVENT_TYPES as readonly string[]).includes(t))
+    const asked = query.types.split(',').map((t) => t.trim().toLowerCase()).filter((t) => known.includes(t))
     // only unknown values (or none) leave nothing to filter by: the client gets everything
-    if (known.length > 0) types = new Set(known)
+    if (asked.length > 0) types = new Set(asked)
   }
   let address: string | null = null
   if (typeof query.address === 'string' && query.address.length > 0) {

@@ -2,8 +2,7 @@
 // replay and fans the serialized frame out to every open connection. Event ids start at the
 // boot time in microseconds, so ids keep growing across restarts and a client's
 // Last-Event-ID from an earlier run asks for everything this run holds.
-import type { EventDraft, EventType, StreamEvent } from './events.ts'
-import { EVENT_TYPES } from './events.ts'
+import type { EventDraft, StreamEvent } from './events.ts'
 import { DedupeWindow } from './dedupe.ts'
 import { EventRing } from './ring.ts'
 import type { SseConnection } from './connection.ts'
@@ -12,7 +11,7 @@ export interface HubOptions {
   dedupeWindow: number
   replaySize: number
   heartbeatMs: number
-  /** whether a session still stands (checked at each heartbeat) */
+  /** whether a session still stands (checked at each heartbeat for connections that have one) */
   sessionActive: (sessionHash: string) => boolean
   firstId?: number
 }
@@ -21,7 +20,7 @@ export interface HubStats { connections: number; published: number; deduplicated
 
 export class EventHub {
   readonly #opts: HubOptions
-  readonly #dedupe: Record<EventType, DedupeWindow>
+  readonly #dedupe = new Map<string, DedupeWindow>()
   readonly #ring: EventRing
   readonly #connections = new Set<SseConnection>()
   readonly #timer: NodeJS.Timeout
@@ -32,7 +31,6 @@ export class EventHub {
 
   constructor (opts: HubOptions) {
     this.#opts = opts
-    this.#dedupe = Object.fromEntries(EVENT_TYPES.map((t) => [t, new DedupeWindow(opts.dedupeWindow)])) as Record<EventType, DedupeWindow>
     this.#ring = new EventRing(opts.replaySize)
     this.#nextId = opts.firstId ?? Date.now() * 1000
     this.#timer = setInterval(() => this.#tick(), opts.heartbeatMs)
@@ -42,8 +40,8 @@ export class EventHub {
   get size (): number { return this.#connections.size }
 
   /** Publishes an event unless its type has seen its key recently; returns the event or null. */
-  publish (draft: EventDraft): StreamEvent | null {
-    if (!this.#dedupe[draft.type].admit(draft.key)) {
+  publish (draft: EventDraft<string>): StreamEvent | null {
+    if (draft.key !== null && !this.#window(draft.type).admit(draft.key)) {
       this.#deduplicated++
       return null
     }
@@ -78,9 +76,15 @@ export class EventHub {
     this.#connections.clear()
   }
 
+  #window (type: string): DedupeWindow {
+    let w = this.#dedupe.get(type)
+    if (w === undefined) this.#dedupe.set(type, w = new DedupeWindow(this.#opts.dedupeWindow))
+    return w
+  }
+
   #tick (): void {
     for (const c of this.#connections) {
-      if (!this.#opts.sessionActive(c.sessionHash)) {
+      if (c.sessionHash !== null && !this.#opts.sessionActive(c.sessionHash)) {
         this.#connections.delete(c)
         c.close()
         continue

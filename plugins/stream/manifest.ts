@@ -1,7 +1,10 @@
 // Event stream (SPEC 6): GET /api/stream, fed by the hook bus (blockConnected, txConfirmed,
 // receiptWritten, messageSeen). Reorgs re-announce blocks and transactions; the per-type
-// dedupe windows keep clients from seeing them twice.
-import { definePlugin } from '../../core/plugin.ts'
+// dedupe windows keep clients from seeing them twice. Beside the dashboard (when loaded), the
+// node-local stream GET /api/events/stream carries the node events (core/views/node-events.ts:
+// refused and mined blocks, reorgs, peers, dropped transactions, entropy, start and stop),
+// which SPEC 6's event set has no room for and which must not reach every logged-in user.
+import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import type { Receipt } from '../../core/vm-receipt.ts'
 import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
@@ -9,6 +12,8 @@ import { EventHub } from './hub.ts'
 import { blockEvent, messageEvent, receiptEvent, txEvent } from './events.ts'
 import type { EventDraft } from './events.ts'
 import { registerStreamRoute } from './routes.ts'
+import { nodeEventDraft, registerNodeStreamRoute, NODE_STREAM_ROUTE } from './node-routes.ts'
+import { tapNodeEvents } from '../../core/views/node-events.ts'
 
 interface StreamConfig {
   /** SPEC 8: 30 s */
@@ -27,7 +32,7 @@ export default definePlugin<StreamConfig>({
   description: 'Server-Sent Events for blocks, transactions, receipts and chat messages',
   provides: [],
   needs: ['accounts', 'publicHttp'],
-  optional: ['names'],
+  optional: ['names', 'dashboardHttp'],
   configSchema: {
     properties: {
       heartbeatSeconds: { type: 'number', minimum: 0.01, default: 30 },
@@ -49,14 +54,15 @@ export default definePlugin<StreamConfig>({
     })
 
     // hook listeners run inside the chain's block announcement: they must never throw
-    const publish = (what: string, build: () => EventDraft | null): void => {
+    const publishOn = (target: EventHub, what: string, build: () => EventDraft<string> | null): void => {
       try {
         const draft = build()
-        if (draft !== null) hub.publish(draft)
+        if (draft !== null) target.publish(draft)
       } catch (err) {
         ctx.logger.error({ err, what }, 'stream event could not be built')
       }
     }
+    const publish = (what: string, build: () => EventDraft | null): void => { publishOn(hub, what, build) }
     // the block being announced: txConfirmed and receiptWritten for it follow blockConnected
     let blockTxs = new Map<string, Transaction>()
     let blockReceipts = new Map<string, Receipt>()
@@ -73,5 +79,20 @@ export default definePlugin<StreamConfig>({
     await ensureCookieSupport(app)
     registerStreamRoute(app, { accounts, hub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections })
     ctx.onClose(() => hub.close())
+
+    const dashboard = ctx.tryResolve('dashboardHttp')
+    if (dashboard === undefined) {
+      ctx.logger.info(`no dashboard loaded: the node-local stream ${NODE_STREAM_ROUTE} is not served`)
+      return
+    }
+    const nodeHub = new EventHub({
+      dedupeWindow: 1,
+      replaySize: ctx.config.replaySize,
+      heartbeatMs: ctx.config.heartbeatSeconds * 1000,
+      sessionActive: () => true
+    })
+    tapNodeEvents(ctx.hooks, 'stream', (event) => { publishOn(nodeHub, event.type, () => nodeEventDraft(event)) })
+    registerNodeStreamRoute(dashboard, { hub: nodeHub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections })
+    ctx.onClose(() => nodeHub.close())
   }
 })

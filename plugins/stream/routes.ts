@@ -16,7 +16,7 @@ export interface StreamRouteOptions {
   maxConnections: number
 }
 
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',
@@ -24,12 +24,12 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no'
 }
 
-function acceptsEventStream (request: FastifyRequest): boolean {
+export function acceptsEventStream (request: FastifyRequest): boolean {
   const accept = request.headers.accept
   return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream')
 }
 
-function lastEventId (request: FastifyRequest): number | null {
+export function lastEventId (request: FastifyRequest): number | null {
   const raw = request.headers['last-event-id']
   const text = Array.isArray(raw) ? raw[0] : raw
   return typeof text === 'string' && /^\d{1,16}$/.test(text.trim()) ? Number(text.trim()) : null

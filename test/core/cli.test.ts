@@ -3,7 +3,7 @@
 import t from 'tap'
 import path from 'node:path'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { buildCli, flagOverrides, UsageError } from '../../core/cli.ts'
+import { buildCli, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 
 async function run (argv: string[]): Promise<void> {

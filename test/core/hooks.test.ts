@@ -1,8 +1,9 @@
 // A listener that throws must never reach the code that fired the hook (issue 16 item 1).
 import t from 'tap'
-import { createHooks, isolateListeners } from '../../core/hooks.ts'
-import type { ListenerFailure } from '../../core/hooks.ts'
-import type { MiningTemplate } from '../../core/hooks.ts'
+import { createHooks, isolateListeners } from '../../core/kernel/hooks.ts'
+import type { ListenerFailure } from '../../core/kernel/hooks.ts'
+import type { MiningTemplateContext } from '../../core/kernel/hooks.ts'
+import type { Transaction } from '../../core/chain/types.ts'
 
 function isolated (): { hooks: ReturnType<typeof createHooks>, failures: Array<Parameters<ListenerFailure>[0]> } {
   const hooks = createHooks()
@@ -23,13 +24,14 @@ t.test('a throwing sync listener is reported with its hook and tap name; the oth
   t.match(failures[0], { hook: 'tipChanged', tap: 'broken-plugin', err: { message: 'boom' } })
 })
 
-t.test('a throwing miningTemplate listener passes the template on unchanged', async (t) => {
+t.test('a throwing miningTemplate listener passes the transactions on unchanged', async (t) => {
   const { hooks, failures } = isolated()
-  hooks.miningTemplate.tap('reorder', (tpl) => ({ ...tpl, transactions: [...tpl.transactions].reverse() }))
+  const txs = [{ transaction_id: 'a' }, { transaction_id: 'b' }] as unknown as Transaction[]
+  const context: MiningTemplateContext = { height: 2, previousHash: 'aa', difficulty: 1, timestamp: 5 }
+  hooks.miningTemplate.tap('reorder', (list) => [...list].reverse())
   hooks.miningTemplate.tap('broken', () => { throw new Error('nope') })
-  const input: MiningTemplate = { height: 2, previousHash: 'aa', transactions: [], difficulty: 1, timestamp: 5 }
-  const out = hooks.miningTemplate.call(input)
-  t.same(out, input)
+  const out = hooks.miningTemplate.call(txs, context)
+  t.same(out.map((tx) => tx.transaction_id), ['b', 'a'], 'the reorder before the broken tap stands')
   t.equal(failures[0]?.tap, 'broken')
 })
 

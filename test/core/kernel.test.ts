@@ -3,14 +3,14 @@ import path from 'node:path'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { startTestNode } from '../helpers/node.ts'
 import { mineBlock, tmpDir, cleanup, silentLogger, testParams } from '../helpers/chain.ts'
-import { resolveConfig, ConfigError } from '../../core/config.ts'
-import { Kernel } from '../../core/kernel.ts'
-import { PluginLoadError } from '../../core/loader.ts'
+import { resolveConfig, ConfigError } from '../../core/kernel/config.ts'
+import { Kernel } from '../../core/kernel/kernel.ts'
+import { PluginLoadError } from '../../core/kernel/loader.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 
 t.test('third-party plugin loaded by path subscribes to hooks and adds a service', async (t) => {
-  const node = await startTestNode({ plugins: ['storage', 'chain', { path: path.join(ROOT, 'examples/block-stats-plugin') }], config: { 'block-stats': { logEvery: 1 } } })
+  const node = await startTestNode({ plugins: ['storage', 'consensus', { path: path.join(ROOT, 'examples/block-stats-plugin') }], config: { 'block-stats': { logEvery: 1 } } })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   const tip = chain.tip()
@@ -30,11 +30,11 @@ async function bootError (plugins: Parameters<typeof startTestNode>[0]['plugins'
 }
 
 t.test('plugin loader errors name the plugin and the problem', async (t) => {
-  let err = await bootError(['chain'])
+  let err = await bootError(['consensus'])
   t.type(err, PluginLoadError)
-  t.match(err.message, "plugin 'chain' needs service 'chainDb', which no enabled plugin provides")
-  err = await bootError([{ name: 'storage', enabled: false }, 'chain'])
-  t.match(err.message, "plugin 'chain' needs service 'chainDb', provided by plugin 'storage', which is disabled")
+  t.match(err.message, "plugin 'consensus' needs service 'chainDb', which no enabled plugin provides")
+  err = await bootError([{ name: 'storage', enabled: false }, 'consensus'])
+  t.match(err.message, "plugin 'consensus' needs service 'chainDb', provided by plugin 'storage', which is disabled")
   err = await bootError(['no-such-plugin'])
   t.match(err.message, "plugin 'no-such-plugin' not found")
   err = await bootError(['storage', 'storage'])
@@ -77,12 +77,12 @@ t.test('config errors name the bad key', async (t) => {
   t.equal(bad({ logLevel: 3 }), 'invalid config: "logLevel" must be string')
   t.match(bad({ plugins: [{ enabled: true }] }), 'invalid config: "plugins.0"')
 
-  const err = await bootError(['storage', 'chain'], { chain: { mempoolCapacity: -1 } })
+  const err = await bootError(['storage', 'consensus'], { consensus: { mempoolCapacity: -1 } })
   t.type(err, ConfigError)
-  t.equal(err.message, 'invalid config: "chain.mempoolCapacity" must be >= 1')
-  const err2 = await bootError(['storage', 'chain'], { chain: { colour: 'red' } })
-  t.equal(err2.message, 'invalid config: unknown key "chain.colour"')
-  const err3 = await bootError(['storage', 'chain'], { storage: { colour: 'red' } })
+  t.equal(err.message, 'invalid config: "consensus.mempoolCapacity" must be >= 1')
+  const err2 = await bootError(['storage', 'consensus'], { consensus: { colour: 'red' } })
+  t.equal(err2.message, 'invalid config: unknown key "consensus.colour"')
+  const err3 = await bootError(['storage', 'consensus'], { storage: { colour: 'red' } })
   t.equal(err3.message, 'invalid config: unknown key "storage.colour"', 'a plugin without a schema takes no keys')
 })
 
@@ -119,7 +119,7 @@ t.test('a port already in use fails the start naming the plugin and the address'
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
   const port = (holder.address() as import('node:net').AddressInfo).port
-  const err = await bootError(['storage', 'chain', 'http'], { http: { port } })
+  const err = await bootError(['storage', 'consensus', 'http'], { http: { port } })
   t.match(err.message, `plugin 'http' cannot listen on 127.0.0.1:${port}: address already in use`)
 })
 
@@ -129,14 +129,14 @@ t.test('every port clash names its exact flag, p2p included (issue 14 item 11)',
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
   const port = (holder.address() as import('node:net').AddressInfo).port
-  const http = await bootError(['storage', 'chain', 'http'], { http: { port } })
+  const http = await bootError(['storage', 'consensus', 'http'], { http: { port } })
   t.type(http, ConfigError, 'a user mistake: one line, exit 2, no stack')
   t.match(http.message, 'pick another port with --port)')
-  const dashboard = await bootError(['storage', 'chain', 'dashboard'], { dashboard: { port } })
+  const dashboard = await bootError(['storage', 'consensus', 'dashboard'], { dashboard: { port } })
   t.match(dashboard.message, `plugin 'dashboard' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --dashboard-port)`)
   const entropy = await bootError(['entropy-aggregator'], { 'entropy-aggregator': { port, sources: ['beacon-devnet'], minQuorum: 1 } })
   t.match(entropy.message, 'pick another port with --entropy-port)')
-  const p2p = await bootError(['storage', 'chain', 'p2p'], { p2p: { host: '127.0.0.1', port } })
+  const p2p = await bootError(['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port } })
   t.equal(p2p.message, `plugin 'p2p' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --p2p-port)`)
   t.notMatch(p2p.message, /faultTolerance/)
 })
@@ -146,7 +146,7 @@ t.test('a data dir that is a file, or runs through one, is explained (issue 14 i
   t.teardown(() => cleanup(dir))
   const file = path.join(dir, 'not-a-dir')
   writeFileSync(file, 'x')
-  const { ensureDataDir } = await import('../../core/kernel.ts')
+  const { ensureDataDir } = await import('../../core/kernel/kernel.ts')
   t.throws(() => ensureDataDir(file), new ConfigError(`data dir ${file} is a file, not a directory: pass --data-dir (or dataDir in ledger.config.ts) naming a directory; it is created if missing`))
   t.throws(() => ensureDataDir(path.join(file, 'sub')), { message: /cannot be created: part of that path is a file, not a directory/ })
   ensureDataDir(path.join(dir, 'a', 'b'))
@@ -170,11 +170,11 @@ t.test('top-level typos are errors, with a suggestion (issue 14 item 2)', async 
 })
 
 t.test('a syntax error in the config file names its line and column (issue 14 item 2)', async (t) => {
-  const { loadConfigFile } = await import('../../core/config.ts')
+  const { loadConfigFile } = await import('../../core/kernel/config.ts')
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
   const file = path.join(dir, 'ledger.config.ts')
-  writeFileSync(file, "export default {\n  network: 'devnet',\n  plugins: ['storage' 'chain'],\n}\n")
+  writeFileSync(file, "export default {\n  network: 'devnet',\n  plugins: ['storage' 'consensus'],\n}\n")
   const err = await loadConfigFile(file).catch((e: unknown) => e as Error)
   t.type(err, ConfigError)
   t.match((err as Error).message, `syntax error in config file ${file}:3:23 (line 3, column 23): `)

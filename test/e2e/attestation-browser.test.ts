@@ -10,7 +10,7 @@ import { devnetRound } from '../../core/entropy/devnet-beacon.ts'
 import type { BlockDetail } from '../../core/views/block-view.ts'
 
 t.test('the block view shows the attestation and verifies it in the browser', async (t) => {
-  const node = await startExplorerNode({ plugins: ['storage', 'chain', 'http', 'explorer'] })
+  const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', 'explorer'] })
   let browser: Browser | undefined
   t.teardown(async () => { await browser?.close(); await node.stop() })
   const first = await node.mine([])

@@ -1,5 +1,5 @@
 // The dashboard page in headless chromium: tiles and uPlot charts fill from the node's API,
-// recent blocks and peers render, search finds a block, the pre-signed transaction form asks
+// recent blocks, peers and node events render, search finds a block, the pre-signed transaction form asks
 // for the API key once (kept in sessionStorage) and reports accepted / rejected; the page
 // carries the node's page security headers; with requireAuth the page asks for the key.
 import t from 'tap'
@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core'
 import { launchChromium } from '../helpers/browser.ts'
 import { startDashboardNode } from '../plugins/dashboard/fixtures/dashboard-node.ts'
 import { PAGE_HEADERS } from '../../core/web-page.ts'
+import { mineBlock } from '../helpers/chain.ts'
 
 t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {
   const node = await startDashboardNode({ withServices: true, config: { dashboard: { port: 0 } } })
@@ -41,6 +42,17 @@ t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {
   await node.mine([])
   await page.waitForSelector('#t-height:text("6")')
   t.pass('live: a new block shows up without a reload')
+
+  // the recent-events feed: the node's start at once, a refused block as it happens
+  await page.waitForSelector('#events tr[data-type="node_started"]')
+  const tip = node.resolve('chain').tip()
+  const bad = mineBlock(node.params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, { difficulty: 3 })
+  await node.resolve('chain').processBlock(bad, 'test').catch(() => undefined)
+  await page.waitForSelector('#events tr[data-type="block_rejected"]')
+  const row = await page.textContent('#events tr[data-type="block_rejected"]')
+  t.match(row, /block rejected/)
+  t.match(row, new RegExp(`${bad.hash.slice(0, 16)}… from test: BLOCK_ERROR_BAD_DIFFICULTY`))
+  t.equal(await page.locator('#events tr').first().getAttribute('data-type'), 'block_rejected', 'newest first')
 
   await page.fill('#search', '3')
   await page.click('#search-form button')

@@ -18,7 +18,7 @@ const NAMES_PLUGIN = { path: path.join(import.meta.dirname, '..', 'plugins', 'ex
 const ABIS_PLUGIN = { path: path.join(import.meta.dirname, '..', 'plugins', 'explorer', 'fixtures', 'abis-plugin.ts') }
 
 t.test('browsing the explorer page', async (t) => {
-  const node = await startExplorerNode({ plugins: ['storage', 'chain', 'http', NAMES_PLUGIN, ABIS_PLUGIN, 'explorer'] })
+  const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', NAMES_PLUGIN, ABIS_PLUGIN, 'explorer'] })
   let browser: Browser | undefined
   t.teardown(async () => { await browser?.close(); await node.stop() })
   const dana = generateWallet()

@@ -68,6 +68,28 @@ t.test('Ctrl-C (SIGINT to the foreground process group of npx) stops the node', 
   t.match(node.output(), /"reason":"SIGINT"|reason: "SIGINT"/, 'the node itself got SIGINT and shut down')
 })
 
+t.test('SIGINT to the npx process alone (kill -INT, docker kill --signal=INT) stops the node; Ctrl-Z and fg do not', async (t) => {
+  const node = await startCliNode({ via: 'npx' })
+  t.teardown(async () => { await node.stop(); cleanup(node.dataDir) })
+  const pid = Number(/"pid":(\d+)/.exec(node.output())?.[1])
+  t.ok(pid > 0 && pid !== node.child.pid, 'the real node is its own process under npx')
+  // stopped and continued (what Ctrl-Z and fg do): the shell between npm and the node wakes
+  // up too, and that must not read as an interrupt
+  process.kill(pid, 'SIGSTOP')
+  await new Promise((resolve) => setTimeout(resolve, 800))
+  process.kill(pid, 'SIGCONT')
+  const height = async (): Promise<number> => (await node.get<{ chain_height: number }>('/api/status')).chain_height
+  const before = await height()
+  await waitUntil('the continued node to mine on', async () => (await height()) > before + 1, 30_000)
+  t.equal(node.child.exitCode, null, 'still running after a stop and a continue')
+
+  process.kill(node.child.pid as number, 'SIGINT')
+  await exited(node.child)
+  await waitUntil('every port of the real node to close', async () =>
+    (await Promise.all(Object.values(node.ports).map(portClosed))).every(Boolean), 20_000)
+  t.match(node.output(), /"reason":"SIGINT"|reason: "SIGINT"/, 'the node shut down for the interrupt')
+})
+
 t.test('SIGTERM to `npx ledger entropy` stops the aggregator', async (t) => {
   const port = await freePort()
   const child = spawn('npx', ['--no-install', 'ledger', 'entropy', '--port', String(port), '--network', 'testnet', '--source', 'self-hosted', '--min-quorum', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { NETWORKS } from '../../config/networks.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
-import { nodeVersion } from '../../core/version.ts'
+import { nodeVersion } from '../../core/kernel/version.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../helpers/chain.ts'
 import { seededBytes } from '../helpers/random.ts'
@@ -19,6 +19,7 @@ import { ReqRespClient } from '../../plugins/p2p/reqresp.ts'
 import { decodeHeaderHex, encodeHeaderHex } from '../../plugins/p2p/header-codec.ts'
 import type { StatusMessage } from '../../plugins/p2p/protocol.ts'
 import { assertHonestHold, sampling, startHonestPair } from './fixtures/hostile-peer.ts'
+import { jsPowCore } from '../../core/pow/pow-js.ts'
 
 const params = NETWORKS.devnet
 const genesis = genesisBlock(params)
@@ -121,7 +122,7 @@ t.test('a peer flooding header and block requests gets answers bounded in size; 
   for (let round = 0; round < 15; round++) {
     const headers = await client.headers(victimId, { locator: [genesis.hash], max: 2000 })
     mostHeaders = Math.max(mostHeaders, headers.length)
-    const hashes = headers.slice(0, 128).map((h) => decodeHeaderHex(h, 'js').hash)
+    const hashes = headers.slice(0, 128).map((h) => decodeHeaderHex(h, jsPowCore).hash)
     // as many body requests in flight as the victim allows one connection
     const responses = await Promise.all(Array.from({ length: 4 }, async () => await client.blocks(victimId, hashes)))
     for (const r of responses) served += r.length

@@ -20,15 +20,16 @@ import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore, meetsDifficulty } from '../../core/pow/pow-core.ts'
-import { createHooks, isolateListeners } from '../../core/hooks.ts'
-import type { ListenerFailure } from '../../core/hooks.ts'
+import { createHooks, isolateListeners } from '../../core/kernel/hooks.ts'
+import type { ListenerFailure } from '../../core/kernel/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/wallet.ts'
 import type { Wallet } from '../../core/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
-import { Chain } from '../../plugins/chain/chain.ts'
-import { Mempool } from '../../plugins/chain/mempool.ts'
-import { createContractExecutor } from '../../plugins/chain/contracts.ts'
+import { Chain } from '../../plugins/consensus/chain.ts'
+import { Mempool } from '../../plugins/consensus/mempool.ts'
+import { createContractExecutor } from '../../plugins/consensus/contracts.ts'
 import type { VmCoreKind } from '../../core/vm/index.ts'
+import { Cores } from '../../core/cores/cores.ts'
 
 export const silentLogger = pino({ level: 'silent' })
 
@@ -204,7 +205,7 @@ export async function openTestChain (params: NetworkParams = testParams(), dir =
   if (opts.onListenerFailure !== undefined) isolateListeners(hooks, opts.onListenerFailure)
   let mempool: Mempool | undefined
   const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
-  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, powCore: 'js', isVerified: (tx) => mempool?.isVerified(tx) === true })
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }), isVerified: (tx) => mempool?.isVerified(tx) === true })
   await chain.init()
   mempool = new Mempool({ chain, params, hooks, contractsEnabled: executor !== null })
   const pool = mempool

@@ -2,11 +2,11 @@
 // (fastify.inject or port 0). Real processes belong in test/e2e/.
 import { rmSync } from 'node:fs'
 import type { Logger } from 'pino'
-import { resolveConfig } from '../../core/config.ts'
-import type { PluginEntry, UserConfig } from '../../core/config.ts'
-import { Kernel } from '../../core/kernel.ts'
+import { resolveConfig } from '../../core/kernel/config.ts'
+import type { PluginEntry, UserConfig } from '../../core/kernel/config.ts'
+import { Kernel } from '../../core/kernel/kernel.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import type { Services } from '../../core/services.ts'
+import type { Services } from '../../core/kernel/services.ts'
 import { silentLogger, testParams, tmpDir } from './chain.ts'
 
 export interface TestNode {

@@ -7,7 +7,8 @@ import { GAS, LIMITS } from '../params.ts'
 import { CallOutcome, Status } from '../status.ts'
 import { jumpDestinations } from '../code.ts'
 import { SIGN_BIT, WORD_MASK, addressToWord, bytesToBigint, wordToAddress } from '../words.ts'
-import { sha3_256 } from '../../crypto/sha3.ts'
+// the JS twin hashes in JS, as the WASM interpreter hashes inside WASM: SHA3 belongs to the VM core
+import { jsSha3Core } from '../../crypto/sha3-js.ts'
 import type { FrameHost, FrameInput, FrameOutput, Interpreter } from '../interpreter.ts'
 import { FrameMemory } from './memory.ts'
 
@@ -171,7 +172,7 @@ function runFrame (frame: FrameInput, host: FrameHost): FrameOutput {
         gas -= GAS.sha3Word * ((len + 31) >>> 5)
         if (gas < 0) { status = Status.OUT_OF_GAS; break loop }
         const start = len === 0 ? 0 : Number(offset)
-        stack[sp - 1] = bytesToBigint(sha3_256(mem.bytes.subarray(start, start + len)))
+        stack[sp - 1] = bytesToBigint(jsSha3Core.sha3_256(mem.bytes.subarray(start, start + len)))
         break
       }
       case 0x30: stack[sp++] = addressToWord(frame.address); break

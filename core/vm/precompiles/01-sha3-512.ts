@@ -1,9 +1,8 @@
 // 0x…01: SHA3-512 of the input; returns the 64-byte digest.
-import { sha3_512 } from '../../crypto/sha3.ts'
 import type { Precompile } from './types.ts'
 
 export const sha3_512Precompile: Precompile = {
   name: 'SHA3-512',
   gas: (input) => 60 + 12 * Math.ceil(input.length / 32),
-  run: (input) => sha3_512(input)
+  run: (input, cores) => cores.sha3.sha3_512(input)
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
 import { HttpError } from '../../../core/http.ts'
-import type { Kernel } from '../../../core/kernel.ts'
+import type { Kernel } from '../../../core/kernel/kernel.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
 import { errorSchema } from '../../../core/views/schemas.ts'
 import { miningView, nodeView, peerList, qrngView, statusView, syncState } from '../node-status.ts'

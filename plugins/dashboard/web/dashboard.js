@@ -1,5 +1,5 @@
-// The operator's dashboard page: tiles, uPlot charts, peers, recent blocks, search and the
-// pre-signed transaction form, all from this node's dashboard API, polled every 2 s. When the
+// The operator's dashboard page: tiles, uPlot charts, peers, recent events, recent blocks,
+// search and the pre-signed transaction form, all from this node's dashboard API, polled every 2 s. When the
 // node asks for the API key (requireAuth, or a submit), it is asked once and kept in this
 // tab's sessionStorage. Every API value reaches the page as text, never as HTML.
 import uPlot from '/dashboard/vendor/uplot/uPlot.esm.js'
@@ -10,8 +10,9 @@ const POLL_MS = 2000
 const CHART_BLOCKS = 300
 const SAMPLES = 300
 const KEY_ITEM = 'ledger-dashboard-api-key'
+const EVENTS_SHOWN = 50
 
-const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), samples: { t: [], hashrate: [], mempool: [] }, charts: {}, polling: false }
+const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), samples: { t: [], hashrate: [], mempool: [] }, charts: {}, polling: false, events: [], lastEventId: 0 }
 
 class ApiError extends Error {
   constructor (status, body) {
@@ -137,6 +138,48 @@ function renderPeers (p) {
   $('peers').replaceChildren(...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No peers connected.'))]))
 }
 
+const EVENT_TITLES = {
+  node_started: 'node started',
+  node_stopping: 'node stopping',
+  block_rejected: 'block rejected',
+  block_mined: 'block mined',
+  reorg: 'reorg',
+  peer_connected: 'peer connected',
+  peer_disconnected: 'peer disconnected',
+  tx_dropped: 'transaction dropped',
+  entropy_status: 'entropy provider'
+}
+
+function eventDetails (e) {
+  switch (e.type) {
+    case 'block_rejected': return `${short(e.hash, 16)} from ${e.origin}: ${e.code} ${e.reason}`
+    case 'block_mined': return `height ${num(e.height)} · ${short(e.hash, 16)} · ${e.tx_count} txs · difficulty ${e.difficulty}`
+    case 'reorg': return `${num(e.from.height)} → ${num(e.to.height)} from fork at ${num(e.fork_point.height)} (${e.disconnected} out, ${e.connected} in)`
+    case 'peer_connected':
+    case 'peer_disconnected': return `${short(e.peer_id, 16)} ${e.address}`
+    case 'tx_dropped': return `${short(e.tx_id, 16)} of ${short(e.sender)}: ${e.reason}`
+    case 'entropy_status': return e.reachable ? `reachable · ${e.source ?? ''}` : `unreachable · ${e.reason ?? ''}`
+    default: return ''
+  }
+}
+
+/** newest first; the page keeps the last EVENTS_SHOWN it was sent */
+function renderEvents (fresh) {
+  state.events = [...fresh.reverse(), ...state.events].slice(0, EVENTS_SHOWN)
+  const rows = state.events.map((e) => h('tr', { class: `event ${e.type}`, dataset: { type: e.type } },
+    h('td', { title: new Date(e.at * 1000).toISOString() }, new Date(e.at * 1000).toLocaleTimeString()),
+    h('td', {}, EVENT_TITLES[e.type] ?? e.type),
+    h('td', { class: 'details' }, eventDetails(e))))
+  $('events').replaceChildren(...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 3, class: 'muted' }, 'Nothing yet.'))]))
+}
+
+async function refreshEvents () {
+  const { data } = await api('GET', `/api/events?after=${state.lastEventId}&limit=${EVENTS_SHOWN}`)
+  // ids start at the node's boot time: a restarted node's ids are all higher, so after= still works
+  if (data.events.length > 0) state.lastEventId = data.events[data.events.length - 1].id
+  renderEvents(data.events)
+}
+
 /** every field the provider reports, so fields added later show up without a page change */
 function renderEntropy (q) {
   const rows = []
@@ -176,6 +219,7 @@ async function refresh () {
   renderEntropy(qrng)
   sample(mining.running ? mining.hash_rate : 0, mempool.pending_count)
   drawSampleCharts()
+  await refreshEvents()
   await refreshBlocks(chain.height)
 }
 

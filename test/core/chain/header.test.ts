@@ -6,6 +6,10 @@ import type { HeaderFields } from '../../../core/chain/header.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { checkBlockFormat } from '../../../core/chain/validate.ts'
 import { testParams, makeAttestation, mineBlock, transfer, devWallet, generateWallet } from '../../helpers/chain.ts'
+import { Cores } from '../../../core/cores/cores.ts'
+
+const JS_CORES = new Cores({ sha3: 'js', pow: 'js' })
+const WASM_CORES = new Cores()
 
 const sha3 = (alg: 'sha3-512' | 'sha3-256', data: Uint8Array | string): Buffer => crypto.createHash(alg).update(data).digest()
 const hexOf = (c: string, n: number): string => c.repeat(n)
@@ -54,14 +58,14 @@ t.test('block hash = SHA3-512(prefix || nonce as u64 big-endian), on both PoW co
   const nonce = Buffer.alloc(8)
   nonce.writeBigUInt64BE(0x1234567n)
   const expected = sha3('sha3-512', Buffer.concat([encodeHeaderPrefix(h), nonce])).toString('hex')
-  t.equal(blockHash(h, 'js'), expected)
-  t.equal(blockHash(h, 'wasm'), expected)
-  t.not(blockHash({ ...h, nonce: h.nonce + 1 }, 'js'), expected)
+  t.equal(blockHash(h, JS_CORES), expected)
+  t.equal(blockHash(h, WASM_CORES), expected)
+  t.not(blockHash({ ...h, nonce: h.nonce + 1 }, JS_CORES), expected)
 })
 
 t.test('every envelope field is bound into the header', async (t) => {
   const base = fields()
-  const baseHash = blockHash({ ...base, nonce: 0 }, 'js')
+  const baseHash = blockHash({ ...base, nonce: 0 }, JS_CORES)
   const env = base.quantum_signature!.qrng_attestation
   const variants: Array<[string, Partial<typeof env>]> = [
     ['device_id', { device_id: 'other-device' }],
@@ -78,12 +82,12 @@ t.test('every envelope field is bound into the header', async (t) => {
   ]
   for (const [name, change] of variants) {
     const h = { ...base, quantum_signature: { qrng_attestation: { ...env, ...change } } }
-    t.not(blockHash({ ...h, nonce: 0 }, 'js'), baseHash, `${name} changes the block hash`)
+    t.not(blockHash({ ...h, nonce: 0 }, JS_CORES), baseHash, `${name} changes the block hash`)
   }
   for (const key of ['version', 'height', 'timestamp', 'difficulty'] as const) {
-    t.not(blockHash({ ...base, [key]: base[key] + 1, nonce: 0 }, 'js'), baseHash, `${key} changes the block hash`)
+    t.not(blockHash({ ...base, [key]: base[key] + 1, nonce: 0 }, JS_CORES), baseHash, `${key} changes the block hash`)
   }
-  t.not(blockHash({ ...base, miner: hexOf('f', 32), nonce: 0 }, 'js'), baseHash, 'miner changes the block hash')
+  t.not(blockHash({ ...base, miner: hexOf('f', 32), nonce: 0 }, JS_CORES), baseHash, 'miner changes the block hash')
 })
 
 t.test('prefix encoding refuses hex fields of the wrong length', async (t) => {
@@ -104,6 +108,6 @@ t.test('a block survives a JSON round-trip with its hash intact', async (t) => {
   const copy = JSON.parse(JSON.stringify(block)) as unknown
   checkBlockFormat(copy)
   t.same(copy, block)
-  t.equal(blockHash(copy, 'js'), block.hash)
-  t.equal(blockHash(copy, 'wasm'), block.hash)
+  t.equal(blockHash(copy, JS_CORES), block.hash)
+  t.equal(blockHash(copy, WASM_CORES), block.hash)
 })

@@ -2,7 +2,7 @@
 // restore exactly the prior database values.
 import t from 'tap'
 import { StateOverlay, undoOps, stateKey } from '../../../core/chain/state.ts'
-import type { KvOp, KvRange, KvStore } from '../../../core/kv.ts'
+import type { KvOp, KvRange, KvStore } from '../../../core/kernel/kv.ts'
 
 /** An in-memory KvStore: enough for the overlay, which only reads synchronously and writes batches. */
 class MemoryStore implements KvStore {

@@ -8,7 +8,8 @@ import { TxError, TxErrorCode } from '../../../core/chain/errors.ts'
 import type { TxErrorCode as TxCode } from '../../../core/chain/errors.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
 import type { AccountState } from '../../../core/chain/state.ts'
-import { getMldsaCore, selectMldsaCore, activeMldsaCore } from '../../../core/crypto/mldsa.ts'
+import { getMldsaCore } from '../../../core/crypto/mldsa.ts'
+import { DEFAULT_SHA3_CORE } from '../../../core/crypto/sha3.ts'
 import { walletAddressFromPublicKey } from '../../../core/chain/address.ts'
 import { NETWORKS } from '../../../config/networks.ts'
 import { testParams, devWallet, generateWallet } from '../../helpers/chain.ts'
@@ -117,14 +118,10 @@ t.test('native and noble ML-DSA-87 cores verify each other', async (t) => {
   t.notOk(native.verify(pub, crypto.randomBytes(32), sigNoble))
 
   // A transaction signed by the native core passes the tx rules under the noble core.
-  const before = activeMldsaCore().kind
-  t.teardown(() => { selectMldsaCore(before) })
   const tx = signTransaction(params.chainId, unsigned(), dev.seed)
-  selectMldsaCore('noble')
-  t.same(checkTxSignature(tx, knownAccount), dev.publicKey)
-  const nobleTx = signTransaction(params.chainId, unsigned({ nonce: 9 }), dev.seed)
-  selectMldsaCore('native')
-  t.same(checkTxSignature(nobleTx, knownAccount), dev.publicKey)
+  t.same(checkTxSignature(tx, knownAccount, { sha3: DEFAULT_SHA3_CORE, mldsa: noble }), dev.publicKey)
+  const nobleTx = signTransaction(params.chainId, unsigned({ nonce: 9 }), dev.seed, { sha3: DEFAULT_SHA3_CORE, mldsa: noble })
+  t.same(checkTxSignature(nobleTx, knownAccount, { sha3: DEFAULT_SHA3_CORE, mldsa: native }), dev.publicKey)
 })
 
 t.test('a signed transaction survives a JSON round-trip', async (t) => {

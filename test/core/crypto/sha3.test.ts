@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import t from 'tap'
 import {
-  activeSha3Core, getSha3Core, selectSha3Core, sha3_256, sha3_256Hex, sha3_512, sha3_512Hex
+  DEFAULT_SHA3_CORE, getSha3Core, sha3_256, sha3_256Hex, sha3_512, sha3_512Hex
 } from '../../../core/crypto/sha3.ts'
 import type { CoreKind } from '../../../core/crypto/sha3.ts'
 import { inputBytes, loadSha3Vectors } from './sha3-vectors.ts'
@@ -83,16 +83,15 @@ t.test('digests are fresh arrays the next hash does not overwrite', async (t) =>
   }
 })
 
-t.test('facade: wasm by default, switchable, strings hashed as UTF-8', async (t) => {
-  t.equal(activeSha3Core().kind, 'wasm')
-  t.teardown(() => { selectSha3Core('wasm') })
+t.test('helpers: wasm by default, the core the caller passes otherwise, strings hashed as UTF-8', async (t) => {
+  t.equal(DEFAULT_SHA3_CORE.kind, 'wasm')
+  t.equal(sha3_256Hex('abc'), '3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532')
   for (const kind of kinds) {
-    selectSha3Core(kind)
-    t.equal(activeSha3Core().kind, kind)
-    t.equal(sha3_256Hex('abc'), '3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532')
-    t.equal(sha3_512Hex('héllo'), crypto.hash('sha3-512', Buffer.from('héllo', 'utf8')))
-    t.equal(hex(sha3_256(Buffer.from('abc'))), sha3_256Hex('abc'))
-    t.equal(sha3_512(new Uint8Array(0)).length, 64)
+    const core = getSha3Core(kind)
+    t.equal(sha3_256Hex('abc', core), '3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532')
+    t.equal(sha3_512Hex('héllo', core), crypto.hash('sha3-512', Buffer.from('héllo', 'utf8')))
+    t.equal(hex(sha3_256(Buffer.from('abc'), core)), sha3_256Hex('abc', core))
+    t.equal(sha3_512(new Uint8Array(0), core).length, 64)
   }
   t.throws(() => getSha3Core('gpu' as CoreKind), RangeError)
   t.throws(() => getSha3Core('toString' as CoreKind), RangeError)

@@ -2,7 +2,7 @@
 import t from 'tap'
 import crypto from 'node:crypto'
 import {
-  MemoryVmState, executeCall, executeDeploy, contractAddress, selectVmCore, activeVmCore, getVmCore, LIMITS
+  MemoryVmState, executeCall, executeDeploy, contractAddress, getVmCore, resolveVmCore, DEFAULT_VM_CORE, LIMITS
 } from '../../../core/vm/index.ts'
 import { assemble } from '../../../core/vm/assembler.ts'
 
@@ -101,14 +101,15 @@ for (const core of ['wasm', 'js'] as const) {
   })
 }
 
-t.test('the core is selectable; wasm is the default', async (t) => {
-  t.equal(activeVmCore(), 'wasm')
+t.test('a request names its core (object or name); wasm is the default', async (t) => {
+  t.equal(DEFAULT_VM_CORE.kind, 'wasm')
+  t.equal(resolveVmCore(undefined), DEFAULT_VM_CORE)
   t.equal(getVmCore('js').kind, 'js')
   t.equal(getVmCore('wasm').kind, 'wasm')
-  selectVmCore('js')
-  t.equal(activeVmCore(), 'js')
-  selectVmCore('wasm')
-  t.throws(() => selectVmCore('evm' as 'js'), RangeError)
+  t.equal(resolveVmCore('js'), getVmCore('js'))
+  t.equal(resolveVmCore(getVmCore('js')), getVmCore('js'))
+  t.throws(() => getVmCore('evm' as 'js'), RangeError)
+  t.throws(() => getVmCore('toString' as 'js'), RangeError)
 })
 
 t.test('MemoryVmState snapshots nest', async (t) => {

@@ -22,6 +22,7 @@ const ROUTES: FuzzRoute[] = [
   { method: 'GET', path: '/api/qrng' },
   { method: 'GET', path: '/api/qrng/random' },
   { method: 'GET', path: '/api/peers' },
+  { method: 'GET', path: '/api/events' },
   { method: 'GET', path: '/api/fee' },
   { method: 'GET', path: '/api/search' },
   { method: 'POST', path: '/api/tx/submit' },

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { planSources, configSchema } from '../../../plugins/entropy-aggregator/config.ts'
 import { NETWORKS } from '../../../config/networks.ts'
-import { ConfigError, validateSection } from '../../../core/config.ts'
+import { ConfigError, validateSection } from '../../../core/kernel/config.ts'
 
 t.test('defaults: testnet mines offline on self-hosted alone, devnet on its own beacon; mainnet needs both beacons', async (t) => {
   t.same(planSources(null, null, NETWORKS.testnet), { sources: ['beacon-default', 'self-hosted'], minQuorum: 1 }, 'testnet')

@@ -2,7 +2,7 @@ import t from 'tap'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { startEntropyServer } from '../../../plugins/entropy-aggregator/standalone.ts'
-import { ConfigError } from '../../../core/config.ts'
+import { ConfigError } from '../../../core/kernel/config.ts'
 import { silent } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')

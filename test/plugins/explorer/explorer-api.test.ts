@@ -14,7 +14,7 @@ import {
 const NAMES_PLUGIN = { path: path.join(import.meta.dirname, 'fixtures', 'names-plugin.ts') }
 
 t.test('explorer API on a small chain', async (t) => {
-  const node = await startExplorerNode({ plugins: ['storage', 'chain', 'http', NAMES_PLUGIN, 'explorer'] })
+  const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', NAMES_PLUGIN, 'explorer'] })
   t.teardown(() => node.stop())
   const alice = generateWallet()
   NAMED[alice.address] = 'alice'

@@ -4,7 +4,7 @@
 // blocks produced.
 import t from 'tap'
 import { chainKey } from '../../../core/chain/keys.ts'
-import { jsonValue } from '../../../core/kv.ts'
+import { jsonValue } from '../../../core/kernel/kv.ts'
 import type { StoredReceipt } from '../../../core/chain/chain-service.ts'
 import { startExplorerNode } from './fixtures/explorer-node.ts'
 import { RECEIPT, checkShape } from './fixtures/shape.ts'

@@ -41,7 +41,7 @@ t.test('faucet failure: approval succeeds, faucet_tx null, the user holds 0, the
 })
 
 t.test('custodial signing carries the public key only until the chain has it', async (t) => {
-  const node = await startChatNode({ plugins: ['storage', 'chain', 'http', 'messenger'] })
+  const node = await startChatNode({ plugins: ['storage', 'consensus', 'http', 'messenger'] })
   t.teardown(() => node.stop())
   const ctx = { params: node.kernel.params, chain: node.resolve('chain'), mempool: node.resolve('mempool') }
   await node.fundFaucet()
@@ -57,7 +57,7 @@ t.test('custodial signing carries the public key only until the chain has it', a
 })
 
 t.test('names: approved users by wallet or VM address, foundation, unknown', async (t) => {
-  const node = await startChatNode({ plugins: ['storage', 'chain', 'http', 'messenger', 'admin'] })
+  const node = await startChatNode({ plugins: ['storage', 'consensus', 'http', 'messenger', 'admin'] })
   t.teardown(() => node.stop())
   const names = node.resolve('names')
   const invite = (await node.admin('POST', '/api/admin/invites/create', {})).json().code

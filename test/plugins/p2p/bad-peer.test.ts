@@ -8,7 +8,7 @@ import { ourStatus } from '../../../plugins/p2p/chain-server.ts'
 import { parsePeerAddress } from '../../../plugins/p2p/address.ts'
 import { frame } from '../../../plugins/p2p/framing.ts'
 import { protocolId } from '../../../plugins/p2p/protocol.ts'
-import { nodeVersion } from '../../../core/version.ts'
+import { nodeVersion } from '../../../core/kernel/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 

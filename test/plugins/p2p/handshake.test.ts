@@ -1,6 +1,6 @@
 import t from 'tap'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
-import type { PeerEvent } from '../../../core/hooks.ts'
+import type { PeerEvent } from '../../../core/kernel/hooks.ts'
 import { recordingLogger } from '../../helpers/log.ts'
 
 t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer hooks', async (t) => {

@@ -10,6 +10,7 @@ import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import { mineBlock, testParams } from '../../helpers/chain.ts'
 import type { BlockOptions } from '../../helpers/chain.ts'
+import { jsPowCore } from '../../../core/pow/pow-js.ts'
 
 const now = 1767225600 + 10_000
 
@@ -30,7 +31,7 @@ function chainOf (params: NetworkParams, from: HeaderNode, n: number, opts: (hei
   return out
 }
 
-const wire = (blocks: Block[]): WireHeader[] => blocks.map((b) => decodeHeaderHex(encodeHeaderHex(b), 'js'))
+const wire = (blocks: Block[]): WireHeader[] => blocks.map((b) => decodeHeaderHex(encodeHeaderHex(b), jsPowCore))
 
 t.test('a valid batch is accepted with cumulative work', async (t) => {
   const params = testParams()
@@ -48,7 +49,7 @@ t.test('a header whose hash misses its difficulty is refused', async (t) => {
   let h: WireHeader
   do { // another nonce: the header no longer carries its proof of work
     block.nonce++
-    h = decodeHeaderHex(encodeHeaderHex(block), 'js')
+    h = decodeHeaderHex(encodeHeaderHex(block), jsPowCore)
   } while (meetsDifficulty(h.hashBytes, 2))
   t.throws(() => verifyHeaderBatch(params, [h], lookup, now), { name: 'HeaderError', message: /does not meet its difficulty/ })
 })

@@ -10,6 +10,7 @@ import type { ChainService } from '../../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { P2p } from '../../../plugins/p2p/p2p.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
+import type { PluginEntry } from '../../../core/kernel/config.ts'
 
 export const params = testParams()
 
@@ -33,11 +34,13 @@ export interface P2pNodeOptions {
   start?: boolean
   /** default: silent */
   logger?: Logger
+  /** more plugins, loaded before p2p */
+  plugins?: PluginEntry[]
 }
 
 export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestNode> {
   const node = await startTestNode({
-    plugins: ['storage', 'chain', 'p2p'],
+    plugins: ['storage', 'consensus', ...(opts.plugins ?? []), 'p2p'],
     params: opts.params ?? params,
     dataDir: opts.dataDir,
     keepData: opts.keepData,

@@ -7,7 +7,7 @@ import type { RogueServes } from './fixtures/rogue.ts'
 import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { makeAttestation, mineBlock } from '../../helpers/chain.ts'
-import { nodeVersion } from '../../../core/version.ts'
+import { nodeVersion } from '../../../core/kernel/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
 
 /** A private chain on genesis; `spoil` may replace a block (its successors then build on it). */

@@ -23,7 +23,7 @@ const ENDPOINTS: Array<['GET' | 'POST', string]> = [
 ]
 
 t.test('playground API', async (t) => {
-  const node = await startPlaygroundNode({ config: { chain: { perSenderLimit: 3 } } })
+  const node = await startPlaygroundNode({ config: { consensus: { perSenderLimit: 3 } } })
   t.teardown(() => node.stop())
   const mempool = node.resolve('mempool')
   const chain = node.resolve('chain')

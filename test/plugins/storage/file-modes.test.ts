@@ -6,7 +6,7 @@ import path from 'node:path'
 import { readdirSync, statSync } from 'node:fs'
 import { startChatNode } from '../messenger/fixtures/chat-node.ts'
 import { readWalletFile } from '../../../core/wallet.ts'
-import type { KvOp } from '../../../core/kv.ts'
+import type { KvOp } from '../../../core/kernel/kv.ts'
 
 function walk (dir: string, out: Array<{ file: string; mode: number; isDir: boolean }> = []): typeof out {
   for (const name of readdirSync(dir)) {
@@ -21,7 +21,7 @@ function walk (dir: string, out: Array<{ file: string; mode: number; isDir: bool
 t.test('a fresh data dir is owner-only throughout, under a permissive umask', async (t) => {
   const before = process.umask(0o002)
   t.teardown(() => { process.umask(before) })
-  const node = await startChatNode({ plugins: ['storage', 'chain', 'http', 'messenger', 'admin', 'dashboard'], keepData: true })
+  const node = await startChatNode({ plugins: ['storage', 'consensus', 'http', 'messenger', 'admin', 'dashboard'], keepData: true })
   t.teardown(() => node.stop())
   await node.fundFaucet()
   const invite = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 1 })).json()

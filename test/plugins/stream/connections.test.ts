@@ -10,7 +10,7 @@ import { devWallet, transfer } from '../../helpers/chain.ts'
 const CONNECTIONS = 1000
 
 t.test(`${CONNECTIONS} idle connections each receive a published event`, async (t) => {
-  const node = await startChatNode({ plugins: ['storage', 'chain', 'http', 'messenger', 'admin', 'stream'] })
+  const node = await startChatNode({ plugins: ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'] })
   const clients: SseClient[] = []
   t.teardown(async () => { for (const c of clients) c.close(); await node.stop() })
   const port = (node.app.server.address() as AddressInfo).port

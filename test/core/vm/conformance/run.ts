@@ -1,13 +1,13 @@
 // Runs one conformance case on a core and reports what the case's `expect` lists, in the
 // same shape, so a test can compare the two objects whole.
 import { MemoryVmState, executeCall, executeDeploy } from '../../../../core/vm/index.ts'
-import type { VmCoreKind } from '../../../../core/vm/index.ts'
+import type { Interpreter, VmCoreName } from '../../../../core/vm/index.ts'
 import { hexToBytes } from '../../../../core/vm/words.ts'
 import type { Case } from './cases.ts'
 
 export interface VectorFile { description: string; env: { blockHeight: number; timestamp: number; miner: string }; cases: Case[] }
 
-export function runCase (c: Case, env: VectorFile['env'], core: VmCoreKind): Case['expect'] {
+export function runCase (c: Case, env: VectorFile['env'], core: Interpreter | VmCoreName): Case['expect'] {
   const state = new MemoryVmState()
   for (const [addr, acct] of Object.entries(c.pre)) {
     if (acct.code !== undefined) state.setCode(addr, hexToBytes(acct.code) as Uint8Array)

@@ -1,0 +1,131 @@
+// The one typed catalogue of hooks. Plugins (built-in and third-party) talk to each other
+// through these and through container services only. Notification hooks are synchronous on
+// purpose: a slow listener must not hold up consensus, so listeners that do I/O queue it.
+import { AsyncSeriesHook, SyncHook, SyncWaterfallHook } from 'tapable'
+import type { Block, Transaction } from '../chain/types.ts'
+import type { Receipt } from '../vm-receipt.ts'
+
+export interface BlockRef { height: number; hash: string }
+
+export interface BlockConnectedEvent {
+  block: Block
+  /** receipts of the block's contract transactions, in block order */
+  receipts: ReadonlyArray<{ tx_id: string; receipt: Receipt }>
+  /** true when this block is connected as part of a reorg's new branch */
+  reorg: boolean
+  /** true when the node is still catching up (initial sync) */
+  syncing: boolean
+}
+
+export interface ReorgEvent { from: BlockRef; to: BlockRef; forkPoint: BlockRef; disconnected: number; connected: number }
+
+export interface ChatMessageEvent {
+  tx: Transaction
+  status: 'pending' | 'confirmed'
+  block: BlockRef | null
+}
+
+/**
+ * The block the miner is about to search, beside the transactions it offers to
+ * `miningTemplate`. Read only: the header is the miner's (its attestation is already signed over
+ * the timestamp), so a tap changes the transaction list and nothing else.
+ */
+export interface MiningTemplateContext {
+  readonly height: number
+  readonly previousHash: string
+  readonly difficulty: number
+  readonly timestamp: number
+}
+
+/** a refused block: `hash` as the block claims it, `code` a BlockErrorCode, `origin` a BlockOrigin */
+export interface BlockRejectedEvent { hash: string; code: string; reason: string; origin: string }
+
+export interface PeerEvent { peerId: string; address: string }
+
+export interface EntropyStatusEvent { reachable: boolean; source: string | null; reason: string | null }
+
+export function createHooks () {
+  return {
+    /** after every plugin registered and started; the node is serving */
+    started: new AsyncSeriesHook<[]>(),
+    /** shutdown began; plugin close() callbacks run after this, in reverse order */
+    stopping: new AsyncSeriesHook<[]>(),
+
+    blockConnected: new SyncHook<[BlockConnectedEvent]>(['event']),
+    blockDisconnected: new SyncHook<[Block]>(['block']),
+    tipChanged: new SyncHook<[BlockRef]>(['tip']),
+    reorg: new SyncHook<[ReorgEvent]>(['event']),
+    /** a block arrived from anywhere (miner, peer gossip or sync) and was refused: it broke a
+     *  rule or cannot become the best chain. Not for an orphan (parent unknown), which is
+     *  processed again once its parent arrives. */
+    blockRejected: new SyncHook<[BlockRejectedEvent]>(['event']),
+
+    txAdmitted: new SyncHook<[Transaction]>(['tx']),
+    txRemoved: new SyncHook<[{ tx: Transaction; reason: 'confirmed' | 'evicted' | 'expired' | 'invalidated' }]>(['event']),
+    txConfirmed: new SyncHook<[{ tx: Transaction; block: BlockRef; index: number }]>(['event']),
+    receiptWritten: new SyncHook<[{ tx_id: string; receipt: Receipt; block: BlockRef }]>(['event']),
+    messageSeen: new SyncHook<[ChatMessageEvent]>(['event']),
+
+    /** the miner passes the transactions of each new template through here: a tap returns them
+     *  reordered or filtered (see docs/plugins.md for what the miner accepts) */
+    miningTemplate: new SyncWaterfallHook<[Transaction[], MiningTemplateContext]>(['transactions', 'template']),
+    blockMined: new SyncHook<[Block]>(['block']),
+    entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
+
+    peerConnected: new SyncHook<[PeerEvent]>(['peer']),
+    peerDisconnected: new SyncHook<[PeerEvent]>(['peer'])
+  }
+}
+
+export type Hooks = ReturnType<typeof createHooks>
+export type HookName = keyof Hooks
+
+/** hooks whose listeners pass a value on: a failed listener passes its input on unchanged */
+const WATERFALL_HOOKS: ReadonlySet<HookName> = new Set<HookName>(['miningTemplate'])
+
+export type ListenerFailure = (failure: { hook: string; tap: string; err: unknown }) => void
+
+/**
+ * Runs every listener of every hook in isolation: an exception (or a rejected promise) is
+ * reported through `onFailure` with the hook and tap name and never reaches the code that fired
+ * the hook. Hooks fire after state is committed (a block connected, a tx admitted), so a broken
+ * third-party listener must not roll back or abort what already happened, nor keep the other
+ * listeners from running. A failed miningTemplate listener passes its transactions on unchanged.
+ * Must run before any plugin taps (the kernel does it when it creates the bus).
+ */
+export function isolateListeners (hooks: Hooks, onFailure: ListenerFailure): void {
+  for (const [hookName, hook] of Object.entries(hooks) as Array<[string, Hooks[HookName]]>) {
+    const waterfall = WATERFALL_HOOKS.has(hookName as HookName)
+    hook.intercept({
+      register (tap) {
+        const report = (err: unknown): void => onFailure({ hook: hookName, tap: tap.name, err })
+        const fn = tap.fn as (...args: unknown[]) => unknown
+        if (tap.type === 'promise') {
+          return { ...tap, fn: async (...args: unknown[]) => { try { return await fn(...args) } catch (err) { report(err) } } }
+        }
+        if (tap.type === 'async') {
+          return {
+            ...tap,
+            fn: (...args: unknown[]) => {
+              const done = args.pop() as (err?: unknown, result?: unknown) => void
+              let called = false
+              const finish = (err?: unknown, result?: unknown): void => {
+                if (called) return
+                called = true
+                if (err !== undefined && err !== null) report(err)
+                done(null, result)
+              }
+              try { fn(...args, finish) } catch (err) { finish(err) }
+            }
+          }
+        }
+        return {
+          ...tap,
+          fn: (...args: unknown[]) => {
+            try { return fn(...args) } catch (err) { report(err); return waterfall ? args[0] : undefined }
+          }
+        }
+      }
+    })
+  }
+}

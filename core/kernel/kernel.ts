@@ -1,0 +1,191 @@
+// The kernel: configuration, the awilix container, the hook bus and the plugin lifecycle.
+// Start in dependency order, stop in reverse (Lodestar's node lifecycle).
+import { existsSync, mkdirSync, statSync } from 'node:fs'
+import { isMainThread } from 'node:worker_threads'
+import { asValue, createContainer, InjectionMode } from 'awilix'
+import type { AwilixContainer } from 'awilix'
+import type { Logger } from 'pino'
+import { createHooks, isolateListeners } from './hooks.ts'
+import type { Hooks } from './hooks.ts'
+import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
+import type { NodeConfig } from './config.ts'
+import { builtinPluginNames, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
+import type { PluginContext, PluginManifest } from './plugin.ts'
+import type { Services } from './services.ts'
+import type { NetworkParams } from '../chain/params.ts'
+import { networkParams } from '../../config/networks.ts'
+import { Cores } from '../cores/cores.ts'
+
+const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
+
+export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
+
+type Task = () => Promise<void> | void
+
+export class Kernel {
+  readonly config: NodeConfig
+  readonly params: NetworkParams
+  readonly hooks: Hooks
+  readonly logger: Logger
+  readonly container: AwilixContainer<Services>
+  /** this kernel's own cores: never process-wide, so two kernels in one process may differ */
+  readonly cores: Cores
+  readonly startedAt: number
+  status: NodeStatus = 'created'
+  plugins: PluginManifest[] = []
+  readonly #abort = new AbortController()
+  readonly #starters: Array<{ plugin: string; fn: Task }> = []
+  readonly #closers: Array<{ plugin: string; fn: Task }> = []
+
+  constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network)) {
+    this.config = config
+    this.params = params
+    this.logger = logger
+    this.hooks = createHooks()
+    isolateListeners(this.hooks, ({ hook, tap, err }) => {
+      this.logger.error({ hook, tap, err }, `hook listener '${tap}' on ${hook} failed; the node carries on (fix or disable the plugin that tapped it)`)
+    })
+    this.startedAt = Date.now() / 1000
+    this.cores = new Cores(config.cores)
+    this.container = createContainer<Services>({ injectionMode: InjectionMode.PROXY, strict: true })
+    this.container.register({
+      config: asValue(config),
+      logger: asValue(logger),
+      hooks: asValue(this.hooks),
+      params: asValue(params),
+      kernel: asValue(this),
+      cores: asValue(this.cores)
+    })
+  }
+
+  get signal (): AbortSignal { return this.#abort.signal }
+
+  /** Loads, orders and registers every enabled plugin; nothing listens yet. */
+  async boot (): Promise<void> {
+    this.#ownerOnlyFiles()
+    const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
+    // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
+    // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
+    const listed = new Set(loaded.map((l) => l.manifest.name))
+    checkTopLevelKeys(this.config, [...listed, ...builtinPluginNames()])
+    for (const name of builtinPluginNames()) {
+      const section = this.config[name]
+      if (!listed.has(name) && section !== undefined && section !== null && typeof section === 'object' && Object.keys(section).length > 0) {
+        this.logger.warn({ section: name }, `config section '${name}' has no effect: the plugin '${name}' is not in plugins`)
+      }
+    }
+    for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
+    this.plugins = orderPlugins(loaded)
+    for (const manifest of this.plugins) await this.#register(manifest)
+    this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
+  }
+
+  /** The data dir holds wallet seeds, keys and the admin password: everything in it is
+   *  created owner-only (0700 / 0600). RocksDB and the other writers create their files under
+   *  the process umask, so the node sets it, as bitcoind does. */
+  #ownerOnlyFiles (): void {
+    if (isMainThread) process.umask(0o077)
+    ensureDataDir(this.config.dataDir)
+    const loose = statSync(this.config.dataDir).mode & 0o077
+    if (loose !== 0) this.logger.warn({ dataDir: this.config.dataDir, mode: (statSync(this.config.dataDir).mode & 0o777).toString(8) }, 'the data dir is open to other users; chmod 700 it')
+  }
+
+  async #register (manifest: PluginManifest): Promise<void> {
+    // a plugin without a schema takes no configuration: any key in its section is a mistake
+    const section = validateSection(manifest.name, manifest.configSchema ?? NO_CONFIG, this.config[manifest.name])
+    this.config[manifest.name] = section
+    const allowed = new Set<string>([...manifest.needs, ...(manifest.optional ?? []), ...manifest.provides, 'config', 'logger', 'hooks', 'params', 'kernel', 'cores'])
+    const ctx: PluginContext = {
+      config: section as Record<string, unknown>,
+      node: this.config,
+      params: this.params,
+      hooks: this.hooks,
+      logger: this.logger.child({ module: manifest.name }),
+      signal: this.#abort.signal,
+      provide: (name, value) => {
+        if (!manifest.provides.includes(name)) throw new PluginLoadError(`plugin '${manifest.name}' provides '${String(name)}' without declaring it in manifest.provides`)
+        this.container.register(name, asValue(value))
+      },
+      resolve: (name) => {
+        if (!allowed.has(name as string)) throw new PluginLoadError(`plugin '${manifest.name}' resolves '${String(name)}' without declaring it in manifest.needs`)
+        return this.container.resolve(name)
+      },
+      tryResolve: (name) => this.container.hasRegistration(name) ? this.container.resolve(name) : undefined,
+      onStart: (fn) => { this.#starters.push({ plugin: manifest.name, fn }) },
+      onClose: (fn) => { this.#closers.push({ plugin: manifest.name, fn }) }
+    }
+    await manifest.register(ctx)
+    for (const s of manifest.provides) {
+      if (!this.container.hasRegistration(s)) throw new PluginLoadError(`plugin '${manifest.name}' declared service '${String(s)}' but did not provide it`)
+    }
+  }
+
+  async start (): Promise<void> {
+    this.status = 'starting'
+    for (const { plugin, fn } of this.#starters) {
+      try {
+        await fn()
+      } catch (err) {
+        const explained = explainStartError(plugin, err)
+        // a known operator mistake is one friendly line; anything else keeps its stack
+        if (explained instanceof ConfigError) this.logger.error({ plugin }, explained.message)
+        else this.logger.error({ plugin, err }, 'plugin failed to start')
+        await this.stop()
+        throw explained
+      }
+    }
+    this.status = 'running'
+    await this.hooks.started.promise()
+  }
+
+  /** Idempotent; closes plugins in reverse registration order, each bounded in time. */
+  async stop (): Promise<void> {
+    if (this.status === 'stopping' || this.status === 'stopped') return
+    this.status = 'stopping'
+    this.#abort.abort()
+    try { await this.hooks.stopping.promise() } catch (err) { this.logger.error({ err }, 'stopping hook failed') }
+    for (const { plugin, fn } of [...this.#closers].reverse()) {
+      try {
+        await Promise.race([Promise.resolve(fn()), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
+      } catch (err) {
+        this.logger.error({ plugin, err }, 'plugin failed to close cleanly')
+      }
+    }
+    this.status = 'stopped'
+  }
+}
+
+/** Creates the data dir, or says in words why it cannot (--data-dir naming a file, a path
+ *  through a file, no permission) instead of Node's EEXIST / ENOTDIR text. */
+export function ensureDataDir (dir: string): void {
+  const fix = 'pass --data-dir (or dataDir in ledger.config.ts) naming a directory; it is created if missing'
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`data dir ${dir} is a file, not a directory: ${fix}`)
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw new ConfigError(`data dir ${dir} cannot be created: part of that path is a file, not a directory; ${fix}`)
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new ConfigError(`data dir ${dir} cannot be created: permission denied; ${fix}`)
+    throw err
+  }
+}
+
+/** the `ledger run` flag that moves each built-in listener */
+const PORT_FLAGS: Record<string, string> = {
+  http: '--port',
+  dashboard: '--dashboard-port',
+  'entropy-aggregator': '--entropy-port',
+  p2p: '--p2p-port'
+}
+
+/** A port already taken is an operator's everyday mistake: say which plugin, which address,
+ *  and the exact flag that moves it. */
+function explainStartError (plugin: string, err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
+  if (e?.code !== 'EADDRINUSE' && e?.code !== 'EACCES') return err
+  const where = e.address !== undefined ? `${e.address}:${e.port ?? '?'}` : 'its address'
+  const flag = PORT_FLAGS[plugin]
+  const move = flag === undefined ? `change the port in the '${plugin}' section of ledger.config.ts` : `pick another port with ${flag}`
+  const why = e.code === 'EADDRINUSE' ? `address already in use (another node or program holds it; ${move})` : `permission denied (ports below 1024 need privileges; ${move})`
+  return new ConfigError(`plugin '${plugin}' cannot listen on ${where}: ${why}`, { cause: err })
+}

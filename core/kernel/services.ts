@@ -1,0 +1,121 @@
+// The documented container services. A plugin declares which of these it provides and
+// needs in its manifest; a third-party plugin may add its own by declaration merging:
+//   declare module '<ledger>/core/services.ts' { interface Services { myThing: MyThing } }
+import type { Logger } from 'pino'
+import type { FastifyInstance } from 'fastify'
+import type { Hooks } from './hooks.ts'
+import type { NodeConfig } from './config.ts'
+import type { NetworkParams } from '../chain/params.ts'
+import type { BeaconEvidence } from '../chain/types.ts'
+import type { Kernel } from './kernel.ts'
+import type { KvStore } from './kv.ts'
+import type { ChainService } from '../chain/chain-service.ts'
+import type { MempoolService } from '../chain/mempool-service.ts'
+import type { WalletStore } from '../wallet.ts'
+import type { AccountStore } from '../accounts/store.ts'
+import type { FaucetQueue } from '../accounts/faucet-queue.ts'
+import type { ContractAbi } from '../contracts/abi.ts'
+import type { Cores } from '../cores/cores.ts'
+
+/** Bytes obtained from an entropy source, with what the attestation needs to name it. */
+export interface EntropyDraw {
+  bytes: Uint8Array
+  /** registered source id (atomic or aggregator:<a>+<b>) of the sources that contributed */
+  source: string
+  device: string
+  /** a fresh verified round of every beacon component of `source`, sorted by source id */
+  beacons: BeaconEvidence[]
+}
+
+export interface EntropyProviderStatus {
+  reachable: boolean
+  host: string
+  port: number
+  last_fetch_at: number | null
+  pool_available_bytes: number
+  source: string | null
+  reason: string | null
+}
+
+/** What the miner draws its proof-of-work input from. No fallback: a failure is a failure. */
+export interface EntropyProvider {
+  /** throws when no registered source can serve `n` bytes (the miner halts) */
+  getBytes(n: number): Promise<EntropyDraw>
+  status(): EntropyProviderStatus
+}
+
+export interface MinerStatus {
+  enabled: boolean
+  running: boolean
+  blocks_mined: number
+  miner_address: string
+  simulation_mode: boolean
+  qrng_source: string
+  hash_rate: number
+  halted_reason: string | null
+}
+
+export interface MinerService {
+  status(): MinerStatus
+}
+
+export interface PeerInfo {
+  peer_id: string
+  address: string
+  version: string
+  best_height: number
+  connected_at: number
+}
+
+export type SyncState = 'idle' | 'syncing' | 'synced'
+
+export interface PeerService {
+  peers(): PeerInfo[]
+  syncState(): SyncState
+}
+
+export interface NameDirectory {
+  nameOf(address: string): string | null
+  /** the wallet address of an approved user by name (any case), or null */
+  addressOf?(name: string): string | null
+}
+
+/** ABIs of deployed contracts the node knows (compiled here, e.g. by the playground), so a
+ *  reader can decode their logs */
+export interface ContractAbiDirectory {
+  /** 40-hex contract address (any case, optional 0x) -> its ABI, if known */
+  abiAt(address: string): ContractAbi | undefined
+}
+
+export interface Services {
+  // kernel
+  config: NodeConfig
+  logger: Logger
+  hooks: Hooks
+  params: NetworkParams
+  kernel: Kernel
+  /** this kernel's cores (config `cores`, `--core`): hash, mine, verify and run contracts with these */
+  cores: Cores
+  // storage
+  chainDb: KvStore
+  adminDb: KvStore
+  wallets: WalletStore
+  // chain
+  chain: ChainService
+  mempool: MempoolService
+  // mining and entropy
+  entropy: EntropyProvider
+  miner: MinerService
+  // networking and HTTP
+  peers: PeerService
+  /** the public {base_url} server; plugins add routes during register, it listens on start */
+  publicHttp: FastifyInstance
+  // messenger
+  /** admin state: pending queue, users, blocked names, sessions, invites, API tokens */
+  accounts: AccountStore
+  names: NameDirectory
+  /** signup drips the faucet wallet could not pay yet, paid in order as it can */
+  faucet: FaucetQueue
+  // playground
+  contractAbis: ContractAbiDirectory
+}

@@ -1,0 +1,600 @@
+// Block processing, fork choice by cumulative work, and reorgs. Every block that connects is
+// one atomic RocksDB batch: state, indexes, receipts, undo record, main-chain index and tip.
+import type { Logger } from 'pino'
+import type { KvOp, KvStore } from '../../core/kernel/kv.ts'
+import { parseJson, jsonValue } from '../../core/kernel/kv.ts'
+import type { Hooks } from '../../core/kernel/hooks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Block, Transaction } from '../../core/chain/types.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { StateOverlay, stateKey, undoOps } from '../../core/chain/state.ts'
+import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
+import { chainKey } from '../../core/chain/keys.ts'
+import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
+import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
+import { isLowerHex } from '../../core/chain/tx.ts'
+import type { StoredBlockHead } from '../../core/chain/block-body.ts'
+import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
+import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
+import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
+import { checkBlockFormat, validateBlockContext } from '../../core/chain/validate.ts'
+import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { encodeHeader } from '../../core/chain/header.ts'
+import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
+import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
+import type { Cores } from '../../core/cores/cores.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
+import { normalizeAddress } from '../../core/chain/address.ts'
+import { BoundedCache } from '../../core/bounded-cache.ts'
+import { senderPublicKey } from '../../core/chain/tx-rules.ts'
+import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
+import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
+import { verifyPairings } from '../../core/entropy/beacon-batch.ts'
+import { verifiedBeacons } from '../../core/entropy/beacon-cache.ts'
+import type { BeaconPairingInput } from '../../core/entropy/beacon-verify.ts'
+
+// Decoded blocks and transactions by content key (a block hash; a block hash and an index),
+// which never change meaning: the explorer's block and tx lookups of buried blocks skip the
+// reads and decoding. Sizes count the decoded form (hex strings), about twice the stored bytes.
+const BLOCK_CACHE = { maxEntries: 512, maxSize: 16 << 20 }
+const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
+
+/** below this many signatures a block verifies faster inline than through the threads */
+const PARALLEL_VERIFY_MIN = 4
+/** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
+const PRUNE_BATCH = 256
+
+const headerOp = (block: Block, sha3: Sha3Core): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block, sha3) })
+
+export interface ChainOptions {
+  db: KvStore
+  params: NetworkParams
+  hooks: Hooks
+  logger: Logger
+  executor: ContractExecutor | null
+  /** the kernel's cores: every hash, signature check and contract run of this chain uses them */
+  cores: Pick<Cores, 'pow' | 'sha3' | 'mldsa'>
+  /** lets the mempool vouch for signatures it already verified */
+  isVerified?: (tx: Transaction) => boolean
+  /** verifies a block's signatures in parallel before it is applied; without it, inline */
+  signatureVerifier?: SignatureVerifier
+  now?: () => number
+}
+
+/** Processing a block failed for a reason other than a consensus rule: retry it later. */
+export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
+
+const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockMeta => ({
+  hash: block.hash,
+  height: block.height,
+  previous_hash: block.previous_hash,
+  timestamp: block.timestamp,
+  difficulty: block.difficulty,
+  tx_count: block.transactions.length,
+  miner: block.miner,
+  work: work.toString(),
+  status
+})
+
+export class Chain implements ChainService {
+  readonly params: NetworkParams
+  readonly #db: KvStore
+  readonly #blocks = new BoundedCache<string, Block>(BLOCK_CACHE)
+  readonly #txs = new BoundedCache<string, Transaction>(TX_CACHE)
+  readonly #hooks: Hooks
+  readonly #log: Logger
+  readonly #opts: ChainOptions
+  /** errors already announced on blockRejected, so #process does not announce them twice */
+  readonly #announcedRejections = new WeakSet<BlockError>()
+  #tip!: BlockMeta
+  #genesis!: string
+  #lock: Promise<unknown> = Promise.resolve()
+  /** true while connecting a branch of blocks received in bulk (initial sync) */
+  syncing = false
+
+  constructor (opts: ChainOptions) {
+    this.#opts = opts
+    this.params = opts.params
+    this.#db = opts.db
+    this.#hooks = opts.hooks
+    this.#log = opts.logger
+  }
+
+  /** Loads the tip, writing genesis on an empty database. */
+  async init (): Promise<void> {
+    const genesis = genesisBlock(this.params, this.#opts.cores)
+    const tip = parseJson<{ hash: string }>(this.#db.getSync(chainKey.tip()))
+    if (tip === undefined) {
+      const o = new StateOverlay(this.#db)
+      applyGenesis(o, genesis, this.#opts.cores.sha3)
+      const meta = metaOf(genesis, blockWork(0), 'main')
+      const { ops, undo } = o.commitOps()
+      ops.push(...this.#linkOps(genesis, meta, undo))
+      await this.#db.write(ops, { sync: true })
+      this.#tip = meta
+      this.#log.info({ hash: genesis.hash }, 'wrote genesis block')
+    } else {
+      const stored = this.hashAtHeight(0)
+      if (stored !== genesis.hash) throw new Error(`the chain database holds another network's chain (genesis ${stored ?? 'missing'}); use another --data-dir or run 'ledger resync'`)
+      const meta = this.getBlockMeta(tip.hash)
+      if (meta === undefined) throw new Error('chain database corrupt: tip block meta missing')
+      this.#tip = meta
+    }
+    this.#genesis = genesis.hash
+  }
+
+  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
+    return [
+      ...blockBodyOps(block, encoded),
+      headerOp(block, this.#opts.cores.sha3),
+      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
+      { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
+      { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
+      { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: block.hash, height: block.height }) }
+    ]
+  }
+
+  // ---- reads
+
+  tip (): BlockMeta { return this.#tip }
+  genesisHash (): string { return this.#genesis }
+
+  getBlockMeta (hash: string): BlockMeta | undefined {
+    return parseJson<BlockMeta>(this.#db.getSync(chainKey.blockMeta(hash)))
+  }
+
+  getHeader (hash: string): Uint8Array | undefined {
+    return this.#db.getSync(chainKey.header(hash))
+  }
+
+  hashAtHeight (height: number): string | undefined {
+    if (!Number.isSafeInteger(height) || height < 0) return undefined
+    return this.#db.getSync(chainKey.mainHash(height))?.toString('utf8')
+  }
+
+  /** Callers share the cached object: a block read here must not be modified. */
+  async getBlockByHash (hash: string): Promise<Block | undefined> {
+    const cached = this.#blocks.get(hash)
+    if (cached !== undefined) return cached
+    const rawHead = await this.#db.get(chainKey.block(hash))
+    const head = parseJson<StoredBlockHead>(rawHead)
+    if (head === undefined) return undefined
+    const raws = this.#db.getManySync(blockTxKeys(hash, head))
+    const block = assembleStoredBlock(head, raws)
+    if (block !== undefined) this.#blocks.set(hash, block, 2 * raws.reduce((n, r) => n + (r?.length ?? 0), rawHead?.length ?? 0))
+    return block
+  }
+
+  /** The block's binary form (tx-codec.ts) from the stored bytes, without decoding its transactions. */
+  async getBlockBinary (hash: string): Promise<Uint8Array | undefined> {
+    const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+    if (head === undefined) return undefined
+    const txs = this.#db.getManySync(blockTxKeys(hash, head))
+    if (txs.some((t) => t === undefined)) return undefined
+    return encodeBlockFromStored(headOfStored(head), txs as Buffer[])
+  }
+
+  async getBlockByHeight (height: number): Promise<Block | undefined> {
+    const hash = this.hashAtHeight(height)
+    return hash === undefined ? undefined : await this.getBlockByHash(hash)
+  }
+
+  nextDifficulty (): number { return this.#expectedDifficulty(this.#tip) }
+
+  #expectedDifficulty (parent: BlockMeta): number {
+    return nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => {
+      const ts: number[] = []
+      let cur: BlockMeta | undefined = parent
+      while (cur !== undefined && ts.length < this.params.difficultyInterval) {
+        ts.unshift(cur.timestamp)
+        cur = cur.height === 0 ? undefined : this.getBlockMeta(cur.previous_hash)
+      }
+      return ts
+    })
+  }
+
+  totalSupply (): bigint { return new StateOverlay(this.#db).getBigint(stateKey.supply()) }
+  stateView (): StateOverlay { return new StateOverlay(this.#db) }
+  getAccount (address: string): AccountState { return this.stateView().getAccount(address) }
+
+  walletOfVm (vmAddress: string): string | undefined {
+    return this.#db.getSync(stateKey.vmToWallet(vmAddress))?.toString('utf8')
+  }
+
+  #location (txId: string): TxLocation | undefined {
+    const loc = parseJson<{ height: number; index: number }>(this.#db.getSync(chainKey.txLocation(txId)))
+    if (loc === undefined) return undefined
+    const hash = this.hashAtHeight(loc.height)
+    return hash === undefined ? undefined : { ...loc, hash }
+  }
+
+  async getTransaction (txId: string): Promise<ConfirmedTx | undefined> {
+    const location = this.#location(txId)
+    if (location === undefined) return undefined
+    const key = chainKey.blockTx(location.hash, location.index)
+    let tx = this.#txs.get(key)
+    if (tx === undefined) {
+      const raw = this.#db.getSync(key)
+      tx = storedTx(raw)
+      if (tx !== undefined) this.#txs.set(key, tx, 2 * (raw?.length ?? 0))
+    }
+    return tx === undefined || tx.transaction_id !== txId ? undefined : { tx, location, blockHash: location.hash }
+  }
+
+  async txIdsWithPrefix (prefix: string, limit: number): Promise<string[]> {
+    if (!/^[0-9a-f]{1,64}$/.test(prefix) || limit < 1) return []
+    const out: string[] = []
+    const from = chainKey.txLocation(prefix)
+    // the index keeps side-branch entries until overwritten: only main-chain ones count, so a
+    // bounded number of keys is read past the ones that do not
+    for await (const key of this.#db.keys({ gte: from, lt: `${from}\xff`, limit: limit + 16 })) {
+      const id = key.slice(from.length - prefix.length)
+      if (this.#location(id) !== undefined) out.push(id)
+      if (out.length >= limit) break
+    }
+    return out
+  }
+
+  async addressHistory (address: string, offset: number, limit: number): Promise<{ total: number; txIds: string[] }> {
+    const norm = normalizeAddress(address)
+    if (norm === null) return { total: 0, txIds: [] }
+    const addr = norm.address
+    const total = Number(this.stateView().getBigint(chainKey.addressTxCount(addr)))
+    if (offset >= total || limit <= 0) return { total, txIds: [] }
+    // newest first: offset 0 is ordinal total-1; one range read of exactly the page
+    const newest = total - 1 - offset
+    const oldest = Math.max(0, newest - limit + 1)
+    const byOrdinal: string[] = []
+    for await (const [, v] of this.#db.entries({ gte: chainKey.addressTxOrdinal(addr, oldest), lte: chainKey.addressTxOrdinal(addr, newest), reverse: true })) {
+      byOrdinal.push(v.toString('utf8'))
+    }
+    if (byOrdinal.length === newest - oldest + 1) return { total, txIds: byOrdinal }
+    // a data dir indexed before the ordinal index existed: skip through the height index
+    const txIds: string[] = []
+    let skipped = 0
+    const prefix = chainKey.addressTxPrefix(addr)
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff', reverse: true, limit: offset + limit })) {
+      if (skipped++ < offset) continue
+      txIds.push(v.toString('utf8'))
+    }
+    return { total, txIds }
+  }
+
+  async getReceipt (txId: string): Promise<StoredReceipt | undefined> {
+    return parseJson<StoredReceipt>(await this.#db.get(chainKey.receipt(txId)))
+  }
+
+  async receiptsOfBlock (height: number): Promise<StoredReceipt[]> {
+    const out: StoredReceipt[] = []
+    const prefix = chainKey.blockReceiptPrefix(height)
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff' })) {
+      const r = await this.getReceipt(v.toString('utf8'))
+      if (r !== undefined) out.push(r)
+    }
+    return out
+  }
+
+  async recentMessageTxs (limit: number): Promise<ConfirmedTx[]> {
+    const out: ConfirmedTx[] = []
+    const prefix = chainKey.messagePrefix()
+    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff', reverse: true, limit })) {
+      const c = await this.getTransaction(v.toString('utf8'))
+      if (c !== undefined) out.push(c)
+    }
+    return out
+  }
+
+  // ---- writes
+
+  processBlock (block: Block, origin: BlockOrigin, opts: ProcessOptions = {}): Promise<ProcessResult> {
+    const run = this.#lock.then(() => this.#process(block, origin, opts))
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  async #process (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
+    let result: ProcessResult
+    try {
+      result = await this.#processOne(block, origin, opts)
+    } catch (err) {
+      // every refusal is announced once: format, known-invalid, side-branch admission, rules,
+      // reorg depth. An orphan is not judged yet (p2p fetches its parent and offers it again).
+      if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
+      throw err
+    }
+    if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
+    return result
+  }
+
+  async #processOne (block: Block, origin: BlockOrigin, opts: ProcessOptions): Promise<ProcessResult> {
+    checkBlockFormat(block)
+    const known = this.getBlockMeta(block.hash)
+    if (known !== undefined) {
+      if (known.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
+      return { status: 'known', hash: block.hash, height: block.height }
+    }
+    const parent = this.getBlockMeta(block.previous_hash)
+    if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
+    if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
+    if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
+    // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
+    const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
+    let encoded: Buffer[] | undefined
+    try {
+      const deferred = validateBlockContext(this.params, block, {
+        parent,
+        expectedDifficulty: this.#expectedDifficulty(parent),
+        now: (this.#opts.now ?? (() => Date.now() / 1000))(),
+        cores: this.#opts.cores,
+        deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
+        onEncoded: (txs) => { encoded = txs }
+      })
+      if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
+    } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
+      throw err
+    }
+    const work = BigInt(parent.work) + blockWork(block.difficulty)
+    const tipWork = BigInt(this.#tip.work)
+
+    if (parent.hash === this.#tip.hash) {
+      await this.#connect(block, work, origin, false, preverified, encoded)
+      this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
+      return { status: 'connected', hash: block.hash, height: block.height }
+    }
+
+    // A side branch: store it; switch only when strictly heavier.
+    const meta = metaOf(block, work, 'side')
+    await this.#db.write([
+      ...blockBodyOps(block, encoded),
+      headerOp(block, this.#opts.cores.sha3),
+      { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
+      { type: 'put', key: chainKey.sideBlock(block.height, block.hash), value: new Uint8Array(0) }
+    ])
+    if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
+    await this.#reorgTo(meta, origin)
+    return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /** Beacon pairings on the verify pool (beside the ML-DSA checks); inline when the pool fails. */
+  async #pairOnPool (inputs: BeaconPairingInput[]): Promise<boolean[]> {
+    const verifier = this.#opts.signatureVerifier
+    if (verifier?.verifyBeacons !== undefined) {
+      try {
+        return await verifier.verifyBeacons(inputs)
+      } catch (err) {
+        this.#log.warn({ err }, 'beacon verification on the pool failed; verifying inline')
+      }
+    }
+    return verifyPairings(inputs)
+  }
+
+  /**
+   * Batch-verifies the beacon rounds of a run of blocks before they are processed one by one
+   * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
+   * successes are remembered; a bad round is found again, and named, by its block's validation.
+   */
+  async preverifyBeacons (blocks: readonly Block[]): Promise<void> {
+    const wanted = beaconPairingsOf(this.params, blocks)
+    if (wanted.length === 0) return
+    const results = await this.#pairOnPool(wanted.map((w) => w.input))
+    wanted.forEach((w, i) => { if (results[i] === true) verifiedBeacons.add(w.cacheKey) })
+  }
+
+  /**
+   * A failure that is not a rule the block broke (a trap in the VM host, an I/O error, out of
+   * memory) says nothing about the block: it is not marked invalid and nothing is written, so
+   * it can be processed again later; the error reaches the caller as a plain Error, which p2p
+   * never holds against the peer.
+   */
+  #notProcessed (block: Block, err: unknown): BlockNotProcessedError {
+    const reason = err instanceof Error ? err.message : String(err)
+    this.#log.error({ hash: block.hash.slice(0, 16), height: block.height, err }, `block not processed (not a consensus failure, will retry): ${reason}`)
+    return new BlockNotProcessedError(`block ${block.height} could not be processed: ${reason}`, { cause: err })
+  }
+
+  /**
+   * Refuses, before any validation or disk write, a side block that could never become the
+   * main chain: one whose branch leaves the main chain deeper than a reorg may undo, and (from
+   * a peer) one lighter than the tip unless a checked header chain that outweighs the tip
+   * vouches for it (headers-first sync). Otherwise a child of genesis at the initial
+   * difficulty would be stored for ever.
+   */
+  #admitSide (block: Block, parent: BlockMeta, origin: BlockOrigin, opts: ProcessOptions): void {
+    const tip = this.#tip
+    const lowest = tip.height - this.params.maxReorgDepth
+    // Walk down the branch to the main chain; heights fall, so this stops within
+    // parent.height - lowest steps.
+    let cur: BlockMeta | undefined = parent
+    while (cur !== undefined && cur.status !== 'main' && cur.height > lowest) cur = this.getBlockMeta(cur.previous_hash)
+    if (cur === undefined || cur.status !== 'main' || cur.height < lowest) {
+      throw new BlockError(BlockErrorCode.REORG_TOO_DEEP, `side block ${block.height} forks more than ${this.params.maxReorgDepth} blocks below the tip; not stored`)
+    }
+    if (origin !== 'peer') return
+    const tipWork = BigInt(tip.work)
+    // the difficulty the block must carry (checked by validation next), not the one it claims
+    const work = BigInt(parent.work) + blockWork(this.#expectedDifficulty(parent))
+    if (work >= tipWork || (opts.branchWork !== undefined && opts.branchWork > tipWork)) return
+    throw new BlockError(BlockErrorCode.LIGHT_BRANCH, `side block ${block.height} is lighter than the tip and no heavier header chain backs it; not stored`)
+  }
+
+  /** Deletes side blocks so far below the tip that no reorg could reach them. */
+  async #pruneStaleSide (): Promise<void> {
+    // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
+    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    if (below <= 1) return
+    const ops: KvOp[] = []
+    const pruned = { blocks: [] as string[], txs: [] as string[] }
+    const prefix = chainKey.sideBlockPrefix()
+    for await (const key of this.#db.keys({ gte: prefix, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
+      ops.push({ type: 'del', key })
+      const hash = key.slice(key.lastIndexOf(':') + 1)
+      const meta = this.getBlockMeta(hash)
+      if (meta === undefined || meta.status === 'main') continue // reconnected since: only the index entry goes
+      const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+      if (head !== undefined) for (const k of blockTxKeys(hash, head)) { ops.push({ type: 'del', key: k }); pruned.txs.push(k) }
+      pruned.blocks.push(hash)
+      ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) }, { type: 'del', key: chainKey.undo(hash) })
+    }
+    if (ops.length === 0) return
+    // a pruned block is gone for every reader, the caches included (after the write: a read
+    // racing it could otherwise put the block back)
+    const evict = (): void => { for (const h of pruned.blocks) this.#blocks.delete(h); for (const k of pruned.txs) this.#txs.delete(k) }
+    evict()
+    await this.#db.write(ops)
+    evict()
+    this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
+  }
+
+  /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */
+  #rejected (block: Block, err: BlockError, origin: BlockOrigin): void {
+    this.#announcedRejections.add(err)
+    // a block that failed the format check may be anything, and carry anything as its hash
+    const claimed = block as Partial<Block> | null
+    const hash = typeof claimed?.hash === 'string' ? claimed.hash.slice(0, 128) : ''
+    this.#hooks.blockRejected.call({ hash, code: err.code, reason: err.message, origin })
+    this.#log.warn({ hash: hash.slice(0, 16), height: claimed?.height, code: err.code, origin }, `block rejected: ${err.message}`)
+  }
+
+  /**
+   * Verifies the block's signatures on the verifier's threads, each against the key block
+   * application will use (the state's, else the first one the sender carries in this block),
+   * and returns transaction id -> signature for those that verified. Anything not returned is
+   * verified inline by applyBlock, which also reports the precise error for a bad one.
+   */
+  async #preverify (block: Block): Promise<Map<string, string>> {
+    const verified = new Map<string, string>()
+    const verifier = this.#opts.signatureVerifier
+    if (verifier === undefined) return verified
+    try {
+      await this.#verifyOn(verifier, block, verified)
+    } catch (err) {
+      this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
+    }
+    return verified
+  }
+
+  async #verifyOn (verifier: SignatureVerifier, block: Block, verified: Map<string, string>): Promise<void> {
+    const state = this.stateView()
+    const keys = new Map<string, string | null>()
+    const checks: SignatureCheck[] = []
+    const txs: Transaction[] = []
+    for (const tx of block.transactions) {
+      if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
+      // the key apply will use: the state's, else the one this sender revealed earlier in the block
+      let known = keys.get(tx.sender)
+      if (known === undefined) known = state.getAccount(tx.sender).publicKey
+      let key: Uint8Array
+      try {
+        key = senderPublicKey(tx, { publicKey: known }, this.#opts.cores.sha3)
+      } catch {
+        keys.set(tx.sender, known)
+        continue // no usable key: apply reports why
+      }
+      keys.set(tx.sender, known ?? Buffer.from(key).toString('hex'))
+      checks.push({ publicKey: key, message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
+      txs.push(tx)
+    }
+    if (checks.length < PARALLEL_VERIFY_MIN) return
+    const results = await verifier.verifyAll(checks)
+    results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
+  }
+
+  /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
+  /** `encoded`: the transactions' binary forms when validation just made them (else made here). */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
+    const preverified = await (started ?? this.#preverify(block))
+    const o = new StateOverlay(this.#db)
+    const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
+    let applied: AppliedBlock
+    try {
+      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores })
+    } catch (err) {
+      if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
+      this.#rejected(block, err, origin)
+      await this.#db.write([
+        ...blockBodyOps(block, encoded),
+        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
+      ])
+      throw err
+    }
+    const meta = metaOf(block, work, 'main')
+    const { ops, undo } = o.commitOps()
+    ops.push(...this.#linkOps(block, meta, undo, encoded))
+    await this.#db.write(ops)
+    this.#tip = meta
+    this.#announce(block, applied, reorg)
+    return applied
+  }
+
+  #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
+    const ref = { height: block.height, hash: block.hash }
+    const receipts = applied.receipts.map((r) => ({ tx_id: r.tx_id, receipt: r.receipt }))
+    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.syncing })
+    block.transactions.forEach((tx, index) => {
+      this.#hooks.txConfirmed.call({ tx, block: ref, index })
+      if (typeof tx.data?.memo === 'string') this.#hooks.messageSeen.call({ tx, status: 'confirmed', block: ref })
+    })
+    for (const r of applied.receipts) this.#hooks.receiptWritten.call({ tx_id: r.tx_id, receipt: r.receipt, block: ref })
+  }
+
+  /** Undoes the tip block in one atomic batch; returns it. */
+  async #disconnectTip (): Promise<Block> {
+    const tip = this.#tip
+    if (tip.height === 0) throw new Error('cannot disconnect genesis')
+    const block = await this.getBlockByHash(tip.hash)
+    const undo = parseJson<UndoRecord>(await this.#db.get(chainKey.undo(tip.hash)))
+    const parent = this.getBlockMeta(tip.previous_hash)
+    if (block === undefined || undo === undefined || parent === undefined) throw new Error(`chain database corrupt: cannot undo block ${tip.hash}`)
+    const ops = undoOps(undo)
+    ops.push(
+      { type: 'del', key: chainKey.undo(tip.hash) },
+      { type: 'put', key: chainKey.blockMeta(tip.hash), value: jsonValue({ ...tip, status: 'side' }) },
+      { type: 'put', key: chainKey.sideBlock(tip.height, tip.hash), value: new Uint8Array(0) },
+      { type: 'del', key: chainKey.mainHash(tip.height) },
+      { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: parent.hash, height: parent.height }) }
+    )
+    await this.#db.write(ops)
+    this.#tip = parent
+    this.#hooks.blockDisconnected.call(block)
+    return block
+  }
+
+  async #reorgTo (newTip: BlockMeta, origin: BlockOrigin): Promise<void> {
+    const branch: BlockMeta[] = []
+    let cur: BlockMeta | undefined = newTip
+    while (cur !== undefined && cur.status !== 'main') {
+      branch.unshift(cur)
+      cur = this.getBlockMeta(cur.previous_hash)
+    }
+    if (cur === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, 'branch does not reach the main chain')
+    const fork = cur
+    const depth = this.#tip.height - fork.height
+    if (depth > this.params.maxReorgDepth) {
+      throw new BlockError(BlockErrorCode.REORG_TOO_DEEP, `reorg of ${depth} blocks refused (limit ${this.params.maxReorgDepth})`)
+    }
+    const from = { height: this.#tip.height, hash: this.#tip.hash }
+    const oldBranch: Block[] = []
+    while (this.#tip.hash !== fork.hash) oldBranch.unshift(await this.#disconnectTip())
+
+    let connected = 0
+    try {
+      for (const meta of branch) {
+        const block = await this.getBlockByHash(meta.hash)
+        if (block === undefined) throw new Error(`side block ${meta.hash} missing`)
+        await this.#connect(block, BigInt(meta.work), origin, true)
+        connected++
+      }
+    } catch (err) {
+      // The heavier branch turned out invalid: return to the branch we left.
+      this.#log.warn({ err: (err as Error).message }, 'reorg aborted, restoring previous branch')
+      while (this.#tip.hash !== fork.hash) await this.#disconnectTip()
+      for (const block of oldBranch) await this.#connect(block, BigInt(this.getBlockMeta(block.hash)?.work ?? '0'), 'peer', true)
+      this.#hooks.tipChanged.call({ height: this.#tip.height, hash: this.#tip.hash })
+      throw err
+    }
+    this.#log.info({ depth, fork: fork.height, newHeight: this.#tip.height }, 'chain reorganized')
+    this.#hooks.reorg.call({ from, to: { height: this.#tip.height, hash: this.#tip.hash }, forkPoint: { height: fork.height, hash: fork.hash }, disconnected: oldBranch.length, connected })
+    this.#hooks.tipChanged.call({ height: this.#tip.height, hash: this.#tip.hash })
+  }
+}

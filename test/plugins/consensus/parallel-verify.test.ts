@@ -1,0 +1,48 @@
+// The consensus plugin verifies a block's signatures on its thread pool before applying it; the
+// outcome must be exactly that of inline verification: same accepted blocks, same errors.
+import t from 'tap'
+import { mineBlock, transfer, devWallet, generateWallet, testParams } from '../../helpers/chain.ts'
+import { signTransaction } from '../../../core/chain/tx.ts'
+import { BlockError, BlockErrorCode } from '../../../core/chain/errors.ts'
+import { startChainNode, refOf, stateDump } from './reorg-helpers.ts'
+
+const params = testParams()
+const dev = devWallet()
+const senders = Array.from({ length: 5 }, () => generateWallet())
+const to = generateWallet()
+
+t.test('keys carried earlier in the same block, bad signatures and key mismatches', async (t) => {
+  const node = await startChainNode(params)
+  t.teardown(() => node.stop())
+  const fund = mineBlock(params, refOf(node.chain.tip()), { txs: senders.map((w, i) => transfer(params, dev, w.address, 10, i)) })
+  t.equal((await node.chain.processBlock(fund, 'test')).status, 'connected')
+
+  // each new sender reveals its key in its first transaction; its second, in the same block, relies on it
+  const firsts = senders.map((w) => transfer(params, w, to.address, 1, 0))
+  const seconds = senders.map((w) => transfer(params, w, to.address, 1, 1, { withKey: false }))
+
+  const forged = signTransaction(params.chainId, { sender: senders[1]!.address, recipient: to.address, amount: 1, fee: 0.001, timestamp: Date.now() / 1000, nonce: 1, data: {} }, senders[2]!.seed)
+  const before = await stateDump(node.db)
+  const bad = mineBlock(params, refOf(fund), { txs: [...firsts, seconds[0]!, forged, ...seconds.slice(2)] })
+  try {
+    await node.chain.processBlock(bad, 'test')
+    t.fail('a forged signature must be refused')
+  } catch (err) {
+    t.ok(err instanceof BlockError)
+    t.equal((err as BlockError).code, BlockErrorCode.BAD_TX)
+    t.match((err as Error).message, /transaction 7: ML-DSA-87 signature does not verify/, 'the same error inline verification gives')
+  }
+  t.same(await stateDump(node.db), before, 'nothing of the refused block was applied')
+
+  const mismatch = signTransaction(params.chainId, { sender: senders[0]!.address, recipient: to.address, amount: 1, fee: 0.001, timestamp: Date.now() / 1000, nonce: 0, data: { public_key: Buffer.from(senders[3]!.publicKey).toString('hex') } }, senders[0]!.seed)
+  try {
+    await node.chain.processBlock(mineBlock(params, refOf(fund), { txs: [mismatch, ...firsts.slice(1)] }), 'test')
+    t.fail('a carried key of another address must be refused')
+  } catch (err) {
+    t.match((err as Error).message, /data.public_key does not hash to the sender address/)
+  }
+
+  const good = mineBlock(params, refOf(fund), { txs: [...firsts, ...seconds] })
+  t.equal((await node.chain.processBlock(good, 'test')).status, 'connected')
+  for (const w of senders) t.equal(node.chain.getAccount(w.address).nonce, 2)
+})
