@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../core/kernel/cli.ts'
-
-await main()
+// The TypeScript name of the entry point (`node bin/ledger.ts …`); `npx ledger` runs
+// bin/ledger.js directly, which starts faster.
+import './ledger.js'

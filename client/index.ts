@@ -7,8 +7,9 @@ import type { Transaction, TxData } from '../core/chain/types.ts'
 import { isCoinAmount } from '../core/chain/money.ts'
 import { normalizeAddress } from '../core/chain/address.ts'
 import { MAX_MEMO_CHARS } from '../core/chain/tx-rules.ts'
-import { readWalletFile, walletFromSeed } from '../core/wallet.ts'
-import type { Wallet } from '../core/wallet.ts'
+import { walletFromSeed } from '../core/chain/wallet.ts'
+import { readWalletFile } from '../core/kernel/wallet-file.ts'
+import type { Wallet } from '../core/chain/wallet.ts'
 
 export type { Transaction, Wallet }
 export { readWalletFile, walletFromSeed }

@@ -2,8 +2,8 @@
 // own path (Chain.processBlock: header, PoW, attestation, every signature, state, indexes,
 // one RocksDB batch), against the bound set by the signatures alone:
 // 100 / (cores × native verifies per second per core), measured in the same run.
-import { generateWallet } from '../../core/wallet.ts'
-import type { Wallet } from '../../core/wallet.ts'
+import { generateWallet } from '../../core/chain/wallet.ts'
+import type { Wallet } from '../../core/chain/wallet.ts'
 import type { Block } from '../../core/chain/types.ts'
 import { BlockSequence, benchParams, benchTmpDir, devAccount, openBenchChain, randomAddress, removeDir, transfer } from '../lib/chain-fixture.ts'
 import { nativeVerifyContender } from './mldsa.ts'

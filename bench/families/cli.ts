@@ -1,5 +1,5 @@
 // cli: how long `ledger --help` keeps an operator waiting — wall time of a fresh process
-// (`node bin/ledger.ts --help`) from spawn to exit, against a bare `node -e 0` on the same
+// (`node bin/ledger.js --help`, what `npx ledger` runs) from spawn to exit, against a bare `node -e 0` on the same
 // Node measured in the same round (what no CLI can beat: the runtime's own start).
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
@@ -8,7 +8,7 @@ import { summarize, pairedRatios } from '../lib/stats.ts'
 import { goal } from '../lib/goals.ts'
 import type { BenchContext, BenchFamily, FamilyReport } from '../lib/types.ts'
 
-const LEDGER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'ledger.ts')
+const LEDGER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'ledger.js')
 
 function secondsToRun (args: string[]): number {
   const t0 = performance.now()
@@ -37,7 +37,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     title: 'CLI start-up',
     available: true,
     rows: [
-      { family: 'cli', name: '`node bin/ledger.ts --help`, spawn to exit', unit: 's', stats: summarize(help) },
+      { family: 'cli', name: '`node bin/ledger.js --help`, spawn to exit', unit: 's', stats: summarize(help) },
       { family: 'cli', name: '`node -e 0` (the runtime alone), spawn to exit', unit: 's', stats: summarize(bare), note: 'anchor: no CLI starts faster' }
     ],
     goals: [goal('cli', '`ledger --help` ≤ 0.25 s', summarize(help), '<=', 0.25, `the runtime alone takes ${summarize(bare).median.toFixed(3)} s; paired --help / node -e 0: ${pairedRatios(help, bare).median.toFixed(2)}×`)],

@@ -3,7 +3,8 @@
 // blocks of 20 signed transfers. Serving node and syncing node are separate processes. The
 // anchor is the rate at which this process connects the same blocks from memory through
 // Chain.processBlock, measured in each run just before the sync (a sync cannot beat it).
-// Also reported: the syncing node's RSS once synced.
+// Also reported: the syncing node's RSS once synced, and (issue 15) its memory at heights 500
+// and 2,000 of one sync of 20-transfer blocks.
 import { benchParams, benchTmpDir, removeDir } from '../lib/chain-fixture.ts'
 import { buildBlocks, connectChain } from '../lib/chain-builder.ts'
 import type { ChainShape } from '../lib/chain-builder.ts'
@@ -85,6 +86,66 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
   return { rows, goals }
 }
 
+/**
+ * Issue 15: the syncing node's memory as its tip passes a few heights of one long sync of
+ * 20-transfer blocks (RSS must stay flat with chain length). The chain is built and connected
+ * once and served to a fresh node per run; two runs at most, since a 2,000-block sync of
+ * signed blocks takes minutes.
+ */
+export async function measureMemory (ctx: BenchContext): Promise<{ rows: BenchRow[]; goals: GoalResult[] }> {
+  const shape: ChainShape = ctx.quick ? { blocks: 12, txPerBlock: 2 } : { blocks: 2000, txPerBlock: 20 }
+  const early = ctx.quick ? 4 : 500
+  const marks = [early, shape.blocks]
+  const runs = Math.min(ctx.runs, 2)
+  const params = benchParams()
+  const label = `${shape.blocks.toLocaleString('en-US')} blocks of ${shape.txPerBlock} transfers`
+  ctx.progress(`memory: building ${label} in memory`)
+  const built = buildBlocks(params, shape, ctx.progress)
+  ctx.progress(`memory: connecting ${label} for the serving node`)
+  const { dir: serverDir } = await connectChain(params, built.blocks, 'sync-memory', (m) => { ctx.progress(`memory: ${m}`) })
+  built.blocks.length = 0
+  const at = new Map<number, Array<{ rss: number; heapTotal: number; heapUsed: number; external: number }>>(marks.map((h) => [h, []]))
+  const server = startChild({ role: 'p2p-serve', dataDir: serverDir })
+  try {
+    const peer = `127.0.0.1:${(await server.next('ready', 60_000)).port}`
+    for (let round = 1; round <= runs; round++) {
+      ctx.progress(`memory run ${round}/${runs}: a fresh node syncs ${label}, memory at heights ${marks.join(' and ')}`)
+      const client = startChild({ role: 'p2p-sync', dataDir: benchTmpDir('sync-memory-client'), peer, height: shape.blocks, timeoutMs: 1_800_000, memoryAt: marks }, (m) => { ctx.progress(`memory run ${round}/${runs}: ${m}`) })
+      try {
+        for (let i = 0; i < marks.length; i++) {
+          const m = await client.next('memory-at', 1_810_000)
+          at.get(m.height)?.push({ rss: m.memory.rss / 2 ** 20, heapTotal: m.memory.heapTotal / 2 ** 20, heapUsed: m.memory.heapUsed / 2 ** 20, external: m.memory.external / 2 ** 20 })
+        }
+        await client.next('synced', 60_000)
+      } finally {
+        await client.stop()
+      }
+    }
+  } finally {
+    await server.stop()
+    removeDir(serverDir)
+  }
+  const rows: BenchRow[] = []
+  const note = `one sync per run, ${runs} run${runs === 1 ? '' : 's'}; measured after a full GC as the tip passes the height`
+  for (const h of marks) {
+    const xs = at.get(h) ?? []
+    const name = `memory: syncing node at height ${h.toLocaleString('en-US')} of ${label}`
+    rows.push(
+      { family: 'sync', name: `${name}: RSS`, unit: 'MiB', stats: summarize(xs.map((x) => x.rss)), note },
+      { family: 'sync', name: `${name}: JS heap held (heapTotal)`, unit: 'MiB', stats: summarize(xs.map((x) => x.heapTotal)), note: 'what V8 keeps for the main thread, young generation included' },
+      { family: 'sync', name: `${name}: JS heap live (heapUsed)`, unit: 'MiB', stats: summarize(xs.map((x) => x.heapUsed)) },
+      { family: 'sync', name: `${name}: external`, unit: 'MiB', stats: summarize(xs.map((x) => x.external)) }
+    )
+  }
+  const rssAt = (h: number): number[] => (at.get(h) ?? []).map((x) => x.rss)
+  const last = rssAt(shape.blocks)
+  const goals = [
+    goal('sync', `memory: RSS after syncing ${label} ≤ 400 MiB`, summarize(last.map((x) => x / 400)), '<=', 1, 'ratio to 400 MiB'),
+    goal('sync', `memory: RSS flat from height ${early.toLocaleString('en-US')} to ${shape.blocks.toLocaleString('en-US')} (≤ 1.1×)`, pairedRatios(last, rssAt(early)), '<=', 1.1)
+  ]
+  return { rows, goals }
+}
+
 async function run (ctx: BenchContext): Promise<FamilyReport> {
   const started = performance.now()
   const rows: BenchRow[] = []
@@ -94,6 +155,9 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     rows.push(...r.rows)
     goals.push(...r.goals)
   }
+  const memory = await measureMemory(ctx)
+  rows.push(...memory.rows)
+  goals.push(...memory.goals)
   return { family: 'sync', title: 'initial sync', available: true, rows, goals, seconds: (performance.now() - started) / 1000 }
 }
 

@@ -1,8 +1,8 @@
 // Builds the chains the sync and http families need: N blocks in memory (empty, or each
 // carrying `txPerBlock` signed transfers between funded senders), and connecting them into a
 // chain on disk through Chain.processBlock, the path every block takes.
-import { generateWallet } from '../../core/wallet.ts'
-import type { Wallet } from '../../core/wallet.ts'
+import { generateWallet } from '../../core/chain/wallet.ts'
+import type { Wallet } from '../../core/chain/wallet.ts'
 import type { Block } from '../../core/chain/types.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { BlockSequence, benchTmpDir, devAccount, openBenchChain, randomAddress, transfer } from './chain-fixture.ts'

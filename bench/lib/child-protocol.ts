@@ -5,8 +5,9 @@
 export type ChildSpec =
   /** a node serving the chain in dataDir to peers */
   | { role: 'p2p-serve'; dataDir: string }
-  /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting */
-  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number }
+  /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting; it reports
+   *  its memory as its tip passes each of `memoryAt` */
+  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[] }
   /** a node with the explorer on the public server */
   | { role: 'explorer'; dataDir: string }
   /** the anchor: a bare fastify route returning a constant */
@@ -14,14 +15,16 @@ export type ChildSpec =
   /** a node with the event stream, and one signed-in user whose session cookie it reports */
   | { role: 'stream'; dataDir: string }
 
-/** bytes, after a full GC: `external` is memory outside the JS heap that V8 knows of (Buffers …) */
-export interface MemoryFigures { rss: number; heapUsed: number; external: number }
+/** bytes, after a full GC: `external` is memory outside the JS heap that V8 knows of (Buffers …);
+ *  `heapTotal` what V8 holds for this thread's JS heap (young generation included), used or not */
+export interface MemoryFigures { rss: number; heapUsed: number; heapTotal: number; external: number }
 
 export type ChildMessage =
   | { type: 'ready'; port: number; cookie?: string }
   | { type: 'progress'; message: string }
   | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures }
   | { type: 'memory'; memory: MemoryFigures }
+  | { type: 'memory-at'; height: number; memory: MemoryFigures }
   | { type: 'error'; message: string }
 
 export type ParentMessage =

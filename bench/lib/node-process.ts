@@ -20,7 +20,7 @@ function memory (): MemoryFigures {
   gc?.()
   gc?.()
   const m = process.memoryUsage()
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external }
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }
 }
 
 async function bootNode (dataDir: string, plugins: string[], config: UserConfig, logger: Logger = silentLogger): Promise<Kernel> {
@@ -61,7 +61,11 @@ async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promis
   let firstBlockAt = 0
   const { promise: reached, resolve } = Promise.withResolvers<void>()
   kernel.hooks.blockConnected.tap('bench', () => { if (firstBlockAt === 0) firstBlockAt = performance.now() })
-  kernel.hooks.tipChanged.tap('bench', ({ height }) => { if (height >= spec.height) resolve() })
+  const marks = [...(spec.memoryAt ?? [])].sort((a, b) => a - b)
+  kernel.hooks.tipChanged.tap('bench', ({ height }) => {
+    while (marks.length > 0 && height >= (marks[0] as number)) send({ type: 'memory-at', height: marks.shift() as number, memory: memory() })
+    if (height >= spec.height) resolve()
+  })
   const started = performance.now()
   await kernel.start()
   const timer = setTimeout(() => { send({ type: 'error', message: `sync stalled at height ${chain.tip().height} of ${spec.height} after ${spec.timeoutMs} ms` }); process.exit(1) }, spec.timeoutMs)

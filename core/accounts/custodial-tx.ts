@@ -6,7 +6,7 @@ import type { NetworkParams } from '../chain/params.ts'
 import type { Transaction, TxData } from '../chain/types.ts'
 import type { ChainService } from '../chain/chain-service.ts'
 import type { MempoolService } from '../chain/mempool-service.ts'
-import type { Wallet } from '../wallet.ts'
+import type { Wallet } from '../chain/wallet.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import type { MldsaCore } from '../crypto/mldsa.ts'
 

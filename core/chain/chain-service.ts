@@ -3,7 +3,7 @@
 import type { Block, Transaction } from './types.ts'
 import type { BlockMeta, TxLocation } from './keys.ts'
 import type { AccountState, StateOverlay } from './state.ts'
-import type { Receipt } from '../vm-receipt.ts'
+import type { Receipt } from '../vm/receipt.ts'
 import type { NetworkParams } from './params.ts'
 
 export type BlockOrigin = 'miner' | 'peer' | 'api' | 'test'
@@ -56,4 +56,10 @@ export interface ChainService {
   /** the 272 header bytes of a stored block, from the header index (undefined when not indexed) */
   getHeader(hash: string): Uint8Array | undefined
   processBlock(block: Block, origin: BlockOrigin, opts?: ProcessOptions): Promise<ProcessResult>
+  /** marks blocks connected from now on as part of a bulk download (initial sync): their
+   *  blockConnected carries `syncing: true`, so they are not gossiped or logged one by one */
+  setSyncing(syncing: boolean): void
+  /** checks the beacon rounds of a batch of blocks in one go before they are processed one by
+   *  one (a cache the per-block check then hits); throws nothing a later processBlock would not */
+  preverifyBeacons(blocks: readonly Block[]): Promise<void>
 }

@@ -2,22 +2,25 @@
 // flags win. Errors a user can fix print one line and exit 2, never a stack trace.
 import path from 'node:path'
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import yargs from 'yargs'
 import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import type { NodeConfig, UserConfig } from './config.ts'
-import type { NetworkName } from '../chain/params.ts'
 import { walletCommands, WalletCliError } from './cli/wallet.ts'
 import type { StopReason } from './lifecycle.ts'
 import { PROTOCOL_VERSION } from './version.ts'
+import type { PluginCommand } from './plugin.ts'
+import { builtinCommandFiles } from './loader.ts'
 
 // Modules a command needs are imported when it runs, not here: `ledger --help` must not load
 // every plugin, the kernel, ajv and the crypto (issue 15: 0.8 s -> under 0.25 s).
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
-export class UsageError extends Error {}
+import { UsageError } from './errors.ts'
+
+export { UsageError }
 
 /** `ledger --version`: the package version and the protocol number peers compare */
 export function versionText (): string {
@@ -154,24 +157,14 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' })
   .option('core', { type: 'string', array: true, describe: 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble (e.g. --core sha3=js,pow=js)' }) as Argv<RunArgs>
 
-export function buildCli (argv: string[]): Argv {
-  const cli = yargs(argv)
+/** Builds the command line: the kernel's commands, then `pluginCommands` (see builtinCommands). */
+export function buildCli (argv: string[], pluginCommands: readonly PluginCommand[] = []): Argv {
+  let cli = yargs(argv)
     .scriptName('ledger')
     .usage('$0 <command> [options]')
     .command('run', 'run a node: mines, serves every surface', runOptions, async (a) => { await runNode(a) })
-    .command('entropy', 'run the entropy aggregator alone (same REST contract)', (y) => y
-      .option('port', { type: 'number', default: 8420, describe: 'listen port' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'listen address' })
-      .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet', describe: 'which trust list the sources must satisfy' })
-      .option('source', { type: 'string', array: true, describe: 'upstream sources (self-hosted, beacon-default, beacon-fastnet, beacon-devnet)' })
-      .option('min-quorum', { type: 'number', describe: 'sources that must answer before bytes are served' }),
-    async (a) => {
-      portOk('port', a.port)
-      const { runEntropyServer } = await import('../../plugins/entropy-aggregator/standalone.ts')
-      await runEntropyServer({ host: a.host, port: a.port, network: a.network as NetworkName, sources: a.source, minQuorum: a['min-quorum'] })
-    })
     .command('bench', 'benchmark the WASM and JS cores against their anchors', (y) => y
-      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http,attest' })
+      .option('only', { type: 'string', describe: 'comma-separated families: pow,sha3,mldsa,vm,block,sync,http,attest,cli' })
       .option('json', { type: 'string', describe: 'also write the results as JSON to this file' })
       .option('markdown', { type: 'string', describe: 'also rewrite the measured part of this Markdown file (BENCHMARKS.md), keeping the prose around it' })
       .option('runs', { type: 'number', default: 5, describe: 'measured runs per figure (min / median / max)' })
@@ -182,22 +175,6 @@ export function buildCli (argv: string[]): Argv {
         await runBench({ only: a.only?.split(',').map((s) => s.trim()).filter((s) => s.length > 0), json: a.json, markdown: a.markdown, runs: a.runs, quick: a.quick })
       } catch (err) {
         if (err instanceof BenchUsageError) throw new UsageError(err.message)
-        throw err
-      }
-    })
-    .command('resync', 'drop chain data only; admin state and wallets are kept', (y) => y
-      .option('network', { type: 'string', choices: ['testnet', 'mainnet', 'devnet'], default: 'testnet' })
-      .option('data-dir', { type: 'string', describe: 'node data dir [default: ~/.ledger/<network>]' })
-      .option('yes', { type: 'boolean', default: false, describe: 'do not ask for confirmation' }),
-    async (a) => {
-      const [{ defaultDataDir }, { resync, ResyncRefused }, { RocksStore }] = await Promise.all([
-        import('./config.ts'), import('./cli/resync.ts'), import('../../plugins/storage/rocks-store.ts')
-      ])
-      const dir = path.resolve(a['data-dir'] ?? defaultDataDir(a.network as NetworkName))
-      try {
-        console.log(await resync({ dataDir: dir, yes: a.yes, probe: async (d) => { const db = await RocksStore.open(d); return { release: () => db.close() } } }))
-      } catch (err) {
-        if (err instanceof ResyncRefused) throw new UsageError(err.message)
         throw err
       }
     })
@@ -236,13 +213,14 @@ export function buildCli (argv: string[]): Argv {
       const dir = path.dirname(file)
       if (!a.parents && !existsSync(dir)) throw new UsageError(`directory ${dir} does not exist; create it first or pass --parents`)
       if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`)
-      const { generateWallet, writeWalletFile } = await import('../wallet.ts')
+      const [{ generateWallet }, { writeWalletFile }] = await Promise.all([import('../chain/wallet.ts'), import('./wallet-file.ts')])
       const w = generateWallet()
       writeWalletFile(file, w)
       console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
     })
+  for (const command of pluginCommands) cli = cli.command(command)
   return walletCommands(cli)
-    .demandCommand(1, 'name a command: run, entropy, bench, verify, resync, keygen, wallet or tx')
+    .demandCommand(1, `name a command: ${['run', 'bench', 'verify', 'keygen', 'wallet', 'tx', ...pluginCommands.map(commandName)].join(', ')}`)
     .strict()
     .recommendCommands()
     .help()
@@ -260,9 +238,25 @@ async function isUserFixable (err: unknown): Promise<boolean> {
   return err instanceof ConfigError || err instanceof PluginLoadError
 }
 
+function commandName (c: PluginCommand): string {
+  const first = Array.isArray(c.command) ? c.command[0] : c.command
+  return String(first ?? '').split(' ')[0] ?? ''
+}
+
+/** The commands of the built-in plugins, from each one's small `commands.ts` (what its
+ *  manifest re-exports as `commands`): `ledger --help` must not load the plugins themselves. */
+export async function builtinCommands (): Promise<PluginCommand[]> {
+  const out: PluginCommand[] = []
+  for (const file of builtinCommandFiles()) {
+    const mod = await import(pathToFileURL(file).href) as { commands?: readonly PluginCommand[] }
+    out.push(...(mod.commands ?? []))
+  }
+  return out
+}
+
 export async function main (argv = hideBin(process.argv)): Promise<void> {
   try {
-    await buildCli(argv).parseAsync()
+    await buildCli(argv, await builtinCommands()).parseAsync()
   } catch (err) {
     if (err instanceof UsageError || err instanceof WalletCliError || await isUserFixable(err)) {
       console.error(`ledger: ${(err as Error).message}`)

@@ -3,7 +3,7 @@
 // purpose: a slow listener must not hold up consensus, so listeners that do I/O queue it.
 import { AsyncSeriesHook, SyncHook, SyncWaterfallHook } from 'tapable'
 import type { Block, Transaction } from '../chain/types.ts'
-import type { Receipt } from '../vm-receipt.ts'
+import type { Receipt } from '../vm/receipt.ts'
 
 export interface BlockRef { height: number; hash: string }
 

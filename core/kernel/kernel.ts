@@ -2,23 +2,28 @@
 // Start in dependency order, stop in reverse (Lodestar's node lifecycle).
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { isMainThread } from 'node:worker_threads'
-import { asValue, createContainer, InjectionMode } from 'awilix'
+import { asFunction, asValue, createContainer, InjectionMode } from 'awilix'
 import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
 import { createHooks, isolateListeners } from './hooks.ts'
 import type { Hooks } from './hooks.ts'
 import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
 import type { NodeConfig } from './config.ts'
-import { builtinPluginNames, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
+import { builtinPluginNames, KERNEL_SERVICES, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
 import type { PluginContext, PluginManifest } from './plugin.ts'
-import type { Services } from './services.ts'
+import type { NodeInfo, NodeStatus, Services } from './services.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
 import { Cores } from '../cores/cores.ts'
 
 const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
 
-export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
+export type { NodeStatus }
+
+export interface KernelOptions {
+  /** false: the kernel neither creates nor checks the data dir (`ledger entropy` has none) */
+  dataDir?: boolean
+}
 
 type Task = () => Promise<void> | void
 
@@ -36,8 +41,10 @@ export class Kernel {
   readonly #abort = new AbortController()
   readonly #starters: Array<{ plugin: string; fn: Task }> = []
   readonly #closers: Array<{ plugin: string; fn: Task }> = []
+  readonly #usesDataDir: boolean
 
-  constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network)) {
+  constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network), opts: KernelOptions = {}) {
+    this.#usesDataDir = opts.dataDir !== false
     this.config = config
     this.params = params
     this.logger = logger
@@ -53,16 +60,26 @@ export class Kernel {
       logger: asValue(logger),
       hooks: asValue(this.hooks),
       params: asValue(params),
-      kernel: asValue(this),
+      node: asValue(this.#nodeInfo()),
       cores: asValue(this.cores)
     })
   }
 
   get signal (): AbortSignal { return this.#abort.signal }
 
+  /** the `node` service: what a plugin may know of the kernel, read live */
+  #nodeInfo (): NodeInfo {
+    return {
+      status: () => this.status,
+      startedAt: this.startedAt,
+      dataDir: this.config.dataDir,
+      plugins: () => this.plugins.map((p) => p.name)
+    }
+  }
+
   /** Loads, orders and registers every enabled plugin; nothing listens yet. */
   async boot (): Promise<void> {
-    this.#ownerOnlyFiles()
+    if (this.#usesDataDir) this.#ownerOnlyFiles()
     const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
     // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
     // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
@@ -94,7 +111,13 @@ export class Kernel {
     // a plugin without a schema takes no configuration: any key in its section is a mistake
     const section = validateSection(manifest.name, manifest.configSchema ?? NO_CONFIG, this.config[manifest.name])
     this.config[manifest.name] = section
-    const allowed = new Set<string>([...manifest.needs, ...(manifest.optional ?? []), ...manifest.provides, 'config', 'logger', 'hooks', 'params', 'kernel', 'cores'])
+    const allowed = new Set<string>([...manifest.needs, ...(manifest.optional ?? []), ...manifest.provides, ...KERNEL_SERVICES])
+    const checkDeclared = (name: keyof Services, how: string): void => {
+      if (!allowed.has(name)) throw new PluginLoadError(`plugin '${manifest.name}' ${how} '${String(name)}' without declaring it in manifest.needs or manifest.optional`)
+    }
+    const checkProvides = (name: keyof Services): void => {
+      if (!manifest.provides.includes(name)) throw new PluginLoadError(`plugin '${manifest.name}' provides '${String(name)}' without declaring it in manifest.provides`)
+    }
     const ctx: PluginContext = {
       config: section as Record<string, unknown>,
       node: this.config,
@@ -103,14 +126,24 @@ export class Kernel {
       logger: this.logger.child({ module: manifest.name }),
       signal: this.#abort.signal,
       provide: (name, value) => {
-        if (!manifest.provides.includes(name)) throw new PluginLoadError(`plugin '${manifest.name}' provides '${String(name)}' without declaring it in manifest.provides`)
+        checkProvides(name)
         this.container.register(name, asValue(value))
       },
+      provideFactory: (name, factory, opts = {}) => {
+        checkProvides(name)
+        // a singleton built on first resolve; the container disposes of it when the node stops
+        const { dispose } = opts
+        const registration = asFunction(factory).singleton()
+        this.container.register(name, dispose === undefined ? registration : registration.disposer(dispose))
+      },
       resolve: (name) => {
-        if (!allowed.has(name as string)) throw new PluginLoadError(`plugin '${manifest.name}' resolves '${String(name)}' without declaring it in manifest.needs`)
+        checkDeclared(name, 'resolves')
         return this.container.resolve(name)
       },
-      tryResolve: (name) => this.container.hasRegistration(name) ? this.container.resolve(name) : undefined,
+      tryResolve: (name) => {
+        checkDeclared(name, 'tries to resolve')
+        return this.container.hasRegistration(name) ? this.container.resolve(name) : undefined
+      },
       onStart: (fn) => { this.#starters.push({ plugin: manifest.name, fn }) },
       onClose: (fn) => { this.#closers.push({ plugin: manifest.name, fn }) }
     }
@@ -150,6 +183,13 @@ export class Kernel {
       } catch (err) {
         this.logger.error({ plugin, err }, 'plugin failed to close cleanly')
       }
+    }
+    // services registered as factories with a disposer (built ones only), after every plugin
+    // closed: a plugin's close may still use them
+    try {
+      await Promise.race([this.container.dispose(), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
+    } catch (err) {
+      this.logger.error({ err }, 'disposing of the services failed')
     }
     this.status = 'stopped'
   }

@@ -13,7 +13,7 @@ export class PluginLoadError extends Error {}
 const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins')
 
 /** services the kernel itself registers before any plugin */
-export const KERNEL_SERVICES: ReadonlyArray<keyof Services> = ['config', 'logger', 'hooks', 'params', 'kernel']
+export const KERNEL_SERVICES: ReadonlyArray<keyof Services> = ['config', 'logger', 'hooks', 'params', 'node', 'cores']
 
 export interface LoadedPlugin {
   manifest: PluginManifest
@@ -39,6 +39,11 @@ export function builtinPluginNames (): string[] {
   return readdirSync(BUILTIN_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(BUILTIN_DIR, d.name, 'manifest.ts')))
     .map((d) => d.name)
+}
+
+/** the built-in plugins' `commands.ts` files (the CLI commands their manifests contribute) */
+export function builtinCommandFiles (): string[] {
+  return builtinPluginNames().map((name) => path.join(BUILTIN_DIR, name, 'commands.ts')).filter((f) => existsSync(f))
 }
 
 function isCjsInterop (m: unknown): m is { default: unknown } {

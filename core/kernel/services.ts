@@ -1,21 +1,45 @@
 // The documented container services. A plugin declares which of these it provides and
 // needs in its manifest; a third-party plugin may add its own by declaration merging:
-//   declare module '<ledger>/core/services.ts' { interface Services { myThing: MyThing } }
+//   declare module '<ledger>/core/kernel/services.ts' { interface Services { myThing: MyThing } }
 import type { Logger } from 'pino'
 import type { FastifyInstance } from 'fastify'
 import type { Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import type { BeaconEvidence } from '../chain/types.ts'
-import type { Kernel } from './kernel.ts'
 import type { KvStore } from './kv.ts'
 import type { ChainService } from '../chain/chain-service.ts'
 import type { MempoolService } from '../chain/mempool-service.ts'
-import type { WalletStore } from '../wallet.ts'
+import type { Wallet } from '../chain/wallet.ts'
+import type { HttpService } from './http-service.ts'
 import type { AccountStore } from '../accounts/store.ts'
 import type { FaucetQueue } from '../accounts/faucet-queue.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
 import type { Cores } from '../cores/cores.ts'
+
+export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
+
+/** What a plugin may know about the node it runs in (the kernel itself is no service). */
+export interface NodeInfo {
+  status(): NodeStatus
+  /** unix seconds */
+  readonly startedAt: number
+  readonly dataDir: string
+  /** the enabled plugins, in start order */
+  plugins(): string[]
+}
+
+/** ML-DSA-87 wallets kept by the node: `node` is the miner's, others are custodial by label. */
+export interface WalletStore {
+  has(label: string): boolean
+  get(label: string): Wallet | undefined
+  /** the wallet under `label`, created and persisted if absent */
+  getOrCreate(label: string): Wallet
+  /** a fresh wallet under `label`, replacing any old one (a re-signup gets a new wallet) */
+  create(label: string): Wallet
+  labels(): string[]
+  nodeWallet(): Wallet
+}
 
 /** Bytes obtained from an entropy source, with what the attestation needs to name it. */
 export interface EntropyDraw {
@@ -93,7 +117,8 @@ export interface Services {
   logger: Logger
   hooks: Hooks
   params: NetworkParams
-  kernel: Kernel
+  /** run state, start time, data dir and plugin list: all a plugin may know of the kernel */
+  node: NodeInfo
   /** this kernel's cores (config `cores`, `--core`): hash, mine, verify and run contracts with these */
   cores: Cores
   // storage
@@ -108,6 +133,8 @@ export interface Services {
   miner: MinerService
   // networking and HTTP
   peers: PeerService
+  /** server factory with the one error shape, OpenAPI, web pages, guards, session cookie */
+  http: HttpService
   /** the public {base_url} server; plugins add routes during register, it listens on start */
   publicHttp: FastifyInstance
   // messenger

@@ -1,6 +1,6 @@
 // Offset/limit paging (SPEC 2.4 pagination object, SPEC 8 page sizes). A limit above the
 // maximum is clamped rather than refused: asking for "a lot" gets the most a page holds.
-import { HttpError } from '../http.ts'
+import { HttpError } from '../kernel/errors.ts'
 export interface Pagination {
   offset: number
   limit: number

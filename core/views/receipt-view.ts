@@ -1,7 +1,7 @@
 // Receipts of contract transactions: the stored receipt as SPEC 2.5 gives it (receipt
 // endpoints) and the short form embedded in a transaction lookup (SPEC 2.4).
 import type { StoredReceipt } from '../chain/chain-service.ts'
-import type { Receipt, ReceiptLog } from '../vm-receipt.ts'
+import type { Receipt, ReceiptLog } from '../vm/receipt.ts'
 
 export interface ReceiptBody {
   tx_id: string

@@ -2,7 +2,7 @@
 // block hash; 64 hex a transaction id; 32 or 40 hex an address; any other run of at least 8
 // hex characters a unique transaction id prefix (the chat shows 16); a user name the address
 // of that user. Shared by the dashboard's GET /api/search and the explorer's search box.
-import { HttpError } from '../http.ts'
+import { HttpError } from '../kernel/errors.ts'
 import { NAME_RE } from '../accounts/names.ts'
 import { normalizeAddress } from '../chain/address.ts'
 import type { ViewContext } from './context.ts'

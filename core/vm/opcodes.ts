@@ -1,6 +1,6 @@
 // The one opcode table of the VM, keyed by the opcode byte and densified to 256 entries
 // (undefined bytes are INVALID). Both interpreters take their stack arity and base gas from
-// here: the JS twin imports it, and `gen-wasm-opcodes.ts` renders it into
+// here: the JS twin imports it, and `scripts/gen-wasm-opcodes.ts` renders it into
 // wasm/assembly/vm/opcodes.ts for the AssemblyScript core (a test checks the two agree).
 // Byte assignments follow the EVM's grouping where an EVM opcode of the same meaning exists.
 import { GAS } from './params.ts'

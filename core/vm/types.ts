@@ -1,4 +1,4 @@
-// Receipts as SPEC 2.5 defines them; both shapes fit core/vm-receipt.ts's Receipt.
+// Receipts as SPEC 2.5 defines them; both shapes fit core/vm/receipt.ts's Receipt.
 
 export interface LogEntry {
   /** the contract that emitted it, 40 hex */

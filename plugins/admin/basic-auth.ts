@@ -1,6 +1,6 @@
 // HTTP Basic for /admin and /api/admin/* (SPEC 5). Both parts are compared through their
 // SHA3-256 digests with timingSafeEqual, and both always, so timing reveals neither.
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { secretsEqual } from '../../core/accounts/secrets.ts'
 import type { AdminCredentials } from './credentials.ts'
 

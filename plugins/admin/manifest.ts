@@ -6,8 +6,8 @@ import { resolveAdminCredentials } from './credentials.ts'
 import { adminAuthError, checkBasic } from './basic-auth.ts'
 import { registerAdminRoutes } from './routes.ts'
 import { registerAdminPage } from './pages.ts'
-import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
-import type { RateRule } from '../../core/http-guards.ts'
+import { rateRuleSchema } from '../../core/kernel/http-service.ts'
+import type { RateRule } from '../../core/kernel/http-service.ts'
 
 interface AdminConfig {
   /** per client address (issue 12 item 8): wrong Basic credentials */
@@ -18,7 +18,7 @@ export default definePlugin<AdminConfig>({
   name: 'admin',
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
   provides: [],
-  needs: ['accounts', 'chain', 'publicHttp'],
+  needs: ['accounts', 'chain', 'http', 'publicHttp'],
   optional: ['faucet'],
   configSchema: {
     properties: {
@@ -37,9 +37,10 @@ export default definePlugin<AdminConfig>({
     const creds = resolveAdminCredentials(ctx.node.dataDir, process.env, ctx.logger)
     const accounts = ctx.resolve('accounts')
     const chain = ctx.resolve('chain')
+    const http = ctx.resolve('http')
     const app = ctx.resolve('publicHttp')
-    await ensureRateLimit(app)
-    const failedLogins = new ClientRateLimit(app, ctx.config.rateLimits.failedLogins, 'failed admin logins')
+    await http.ensureRateLimit(app)
+    const failedLogins = http.clientRateLimit(app, ctx.config.rateLimits.failedLogins, 'failed admin logins')
     // an encapsulated scope: the auth hook guards exactly the admin routes and pages
     await app.register(async (scope: FastifyInstance) => {
       scope.addHook('onRequest', async (request) => {
@@ -53,7 +54,7 @@ export default definePlugin<AdminConfig>({
         throw adminAuthError()
       })
       registerAdminRoutes(scope, { accounts, chain, faucet: ctx.tryResolve('faucet') })
-      await registerAdminPage(scope)
+      await registerAdminPage(http, scope)
     })
     ctx.logger.info({ user: creds.user, source: creds.source }, 'admin interface at /admin')
   }

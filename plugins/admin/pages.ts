@@ -2,8 +2,8 @@
 // the API, so the browser prompts for the credentials.
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { registerWebPage } from '../../core/web-page.ts'
+import type { HttpService } from '../../core/kernel/http-service.ts'
 
-export async function registerAdminPage (app: FastifyInstance): Promise<void> {
-  await registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: '/admin/assets/', paths: ['/admin', '/admin/'] })
+export async function registerAdminPage (http: HttpService, app: FastifyInstance): Promise<void> {
+  await http.registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: '/admin/assets/', paths: ['/admin', '/admin/'] })
 }

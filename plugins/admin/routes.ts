@@ -1,7 +1,7 @@
 // Admin endpoints (SPEC 4.4). Every mutation is durable before its response (the accounts
 // store writes synchronously); unknown targets answer 404 {"error": "<what is unknown>"}.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'

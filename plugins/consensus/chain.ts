@@ -25,7 +25,7 @@ import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessRes
 import type { Cores } from '../../core/cores/cores.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
-import { BoundedCache } from '../../core/bounded-cache.ts'
+import { BoundedCache } from './bounded-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
@@ -90,7 +90,7 @@ export class Chain implements ChainService {
   #genesis!: string
   #lock: Promise<unknown> = Promise.resolve()
   /** true while connecting a branch of blocks received in bulk (initial sync) */
-  syncing = false
+  #syncing = false
 
   constructor (opts: ChainOptions) {
     this.#opts = opts
@@ -369,6 +369,8 @@ export class Chain implements ChainService {
     return verifyPairings(inputs)
   }
 
+  setSyncing (syncing: boolean): void { this.#syncing = syncing }
+
   /**
    * Batch-verifies the beacon rounds of a run of blocks before they are processed one by one
    * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
@@ -530,7 +532,7 @@ export class Chain implements ChainService {
   #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
     const ref = { height: block.height, hash: block.hash }
     const receipts = applied.receipts.map((r) => ({ tx_id: r.tx_id, receipt: r.receipt }))
-    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.syncing })
+    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.#syncing })
     block.transactions.forEach((tx, index) => {
       this.#hooks.txConfirmed.call({ tx, block: ref, index })
       if (typeof tx.data?.memo === 'string') this.#hooks.messageSeen.call({ tx, status: 'confirmed', block: ref })

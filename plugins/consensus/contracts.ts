@@ -5,7 +5,7 @@ import type { ContractCall, ContractExecutor } from '../../core/chain/apply.ts'
 import { ChainVmState } from '../../core/chain/vm-state.ts'
 import { executeCall, executeDeploy, MemoryVmState, resolveVmCore } from '../../core/vm/index.ts'
 import type { Interpreter, VmCoreName } from '../../core/vm/index.ts'
-import type { Receipt } from '../../core/vm-receipt.ts'
+import type { Receipt } from '../../core/vm/receipt.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 

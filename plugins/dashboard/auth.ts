@@ -2,7 +2,7 @@
 // the key; with requireAuth every other route does too, except /api/status and /metrics.
 import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 
 export const AUTH_ERROR = 'invalid or missing API key'
 export const ALWAYS_OPEN_ROUTES: ReadonlySet<string> = new Set(['/api/status', '/metrics'])

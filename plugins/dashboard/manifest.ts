@@ -3,7 +3,6 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { installHostCheck } from '../../core/http-guards.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
@@ -34,7 +33,7 @@ export default definePlugin<DashboardConfig>({
   name: 'dashboard',
   description: 'node-local operator dashboard and Prometheus metrics',
   provides: ['dashboardHttp'],
-  needs: ['chain', 'mempool', 'wallets'],
+  needs: ['chain', 'mempool', 'wallets', 'http', 'node'],
   optional: ['names', 'miner', 'entropy', 'peers'],
   configSchema: {
     properties: {
@@ -60,9 +59,11 @@ export default definePlugin<DashboardConfig>({
     const events = new NodeEventLog(EVENT_LOG_SIZE)
     tapNodeEvents(ctx.hooks, 'dashboard', (event) => { events.push(event) })
 
+    const http = ctx.resolve('http')
     const app = await buildDashboardServer({
       logger: ctx.logger,
-      kernel: ctx.resolve('kernel'),
+      http,
+      node: ctx.resolve('node'),
       view: {
         chain: ctx.resolve('chain'),
         mempool: ctx.resolve('mempool'),
@@ -82,7 +83,7 @@ export default definePlugin<DashboardConfig>({
       requireAuth,
       events
     })
-    installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
+    http.installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })

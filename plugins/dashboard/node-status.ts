@@ -1,8 +1,7 @@
 // Node-level views of the dashboard (SPEC 2.2) from the optional miner, entropy and peers
 // services. A service that is not loaded reports its honest "absent" value: not mining, entropy
 // not reachable, no peers, sync state idle. This node never simulates.
-import type { EntropyProvider, MinerService, PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
-import type { Kernel } from '../../core/kernel/kernel.ts'
+import type { EntropyProvider, MinerService, NodeInfo, PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { trustedBeacons } from '../../config/entropy-sources.ts'
@@ -25,9 +24,9 @@ export function miningActive (svc: OptionalServices): boolean {
   return svc.miner()?.status().running ?? false
 }
 
-export function statusView (kernel: Kernel, svc: OptionalServices, chainHeight: number) {
+export function statusView (node: NodeInfo, svc: OptionalServices, chainHeight: number) {
   return {
-    node_running: kernel.status === 'running',
+    node_running: node.status() === 'running',
     chain_height: chainHeight,
     peer_count: peerList(svc).length,
     mining_active: miningActive(svc),
@@ -37,16 +36,16 @@ export function statusView (kernel: Kernel, svc: OptionalServices, chainHeight: 
   }
 }
 
-export function nodeView (kernel: Kernel, nodeId: string) {
+export function nodeView (node: NodeInfo, params: NetworkParams, nodeId: string) {
   const now = Date.now() / 1000
   return {
     node_id: nodeId,
-    version: nodeVersion(kernel.params),
-    network: kernel.params.name,
-    status: kernel.status,
-    started_at: kernel.startedAt,
-    uptime_seconds: Math.max(0, now - kernel.startedAt),
-    data_dir: kernel.config.dataDir
+    version: nodeVersion(params),
+    network: params.name,
+    status: node.status(),
+    started_at: node.startedAt,
+    uptime_seconds: Math.max(0, now - node.startedAt),
+    data_dir: node.dataDir
   }
 }
 

@@ -1,11 +1,12 @@
 // The dashboard page at / (issue 13): plain HTML/CSS/JS like the node's other pages, with the
-// same security headers (core/web-page.ts), and uPlot for the charts served from node_modules
+// same security headers (the `http` service's registerWebPage), and uPlot for the charts served from node_modules
 // (no CDN: the dashboard works offline and under the page's same-origin CSP).
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
-import { COMMON_ASSET_PREFIX, registerWebPage } from '../../core/web-page.ts'
+import { COMMON_ASSET_PREFIX } from '../../core/kernel/http-service.ts'
+import type { HttpService } from '../../core/kernel/http-service.ts'
 
 export const DASHBOARD_ASSET_PREFIX = '/dashboard/assets/'
 export const UPLOT_PREFIX = '/dashboard/vendor/uplot/'
@@ -19,8 +20,8 @@ export function uplotDir (): string {
   return path.dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.esm.js'))
 }
 
-export async function registerDashboardPage (app: FastifyInstance): Promise<void> {
-  await registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: DASHBOARD_ASSET_PREFIX, paths: ['/'] })
+export async function registerDashboardPage (http: HttpService, app: FastifyInstance): Promise<void> {
+  await http.registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: DASHBOARD_ASSET_PREFIX, paths: ['/'] })
   await app.register(fastifyStatic, {
     root: uplotDir(),
     prefix: UPLOT_PREFIX,

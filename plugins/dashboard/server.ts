@@ -2,10 +2,9 @@
 // from listen() so tests can drive it with inject().
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { createHttpServer } from '../../core/http.ts'
-import { publishOpenApi } from '../../core/openapi.ts'
+import type { HttpService } from '../../core/kernel/http-service.ts'
+import type { NodeInfo } from '../../core/kernel/services.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
-import type { Kernel } from '../../core/kernel/kernel.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'
 import { installAuth } from './auth.ts'
@@ -22,7 +21,9 @@ import type { NodeEventLog } from '../../core/views/node-events.ts'
 
 export interface DashboardDeps {
   logger: Logger
-  kernel: Kernel
+  http: HttpService
+  /** the node's run state, start time and data dir (the kernel's narrow `node` service) */
+  node: NodeInfo
   view: ViewContext
   services: OptionalServices
   nodeId: string
@@ -39,9 +40,9 @@ export const DASHBOARD_ROUTES = [
 ] as const
 
 export async function buildDashboardServer (deps: DashboardDeps): Promise<FastifyInstance> {
-  const { kernel, view, services } = deps
-  const app = createHttpServer({ logger: deps.logger, name: 'dashboard' })
-  await publishOpenApi(app, { title: 'ledger node — dashboard API', description: 'node-local operator dashboard', version: nodeVersion(kernel.params) })
+  const { http, node, view, services } = deps
+  const app = http.createServer({ logger: deps.logger, name: 'dashboard' })
+  await http.publishOpenApi(app, { title: 'ledger node — dashboard API', description: 'node-local operator dashboard', version: nodeVersion(view.params) })
   installAuth(app, { key: deps.apiKey, requireAuth: deps.requireAuth, writeRoutes: new Set([SUBMIT_ROUTE]), openRoutes: DASHBOARD_PAGE_ROUTES })
 
   const metrics = createMetricsRegistry({
@@ -54,13 +55,13 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
     miningActive: () => miningActive(services),
     // with no peers there is nothing to download: only an active sync counts as not synced
     synced: () => syncState(services) !== 'syncing',
-    uptimeSeconds: () => Math.max(0, Date.now() / 1000 - kernel.startedAt)
+    uptimeSeconds: () => Math.max(0, Date.now() / 1000 - node.startedAt)
   })
 
   // the page is at /, the JSON index it replaced at /api
   app.get('/api', { schema: { hide: true } }, async () => ({ service: 'dashboard', page: '/', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
-  await registerDashboardPage(app)
-  registerNodeRoutes(app, { kernel, chain: view.chain, services, nodeId: deps.nodeId, metrics })
+  await registerDashboardPage(http, app)
+  registerNodeRoutes(app, { node, params: view.params, chain: view.chain, services, nodeId: deps.nodeId, metrics })
   registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
   registerSubmitRoute(app, view.mempool)
   registerEventsRoute(app, deps.events)

@@ -4,6 +4,7 @@
 // client of that external source and serves nothing itself.
 import type { AddressInfo } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { commands } from './commands.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
 import type { EntropyAggregatorConfig } from './config.ts'
 import { createAggregator } from './factory.ts'
@@ -15,7 +16,8 @@ export default definePlugin<EntropyAggregatorConfig>({
   name: PLUGIN_NAME,
   description: 'entropy aggregator: verified beacons XOR the self-hosted source, REST contract on the entropy port',
   provides: ['entropy'],
-  needs: [],
+  needs: ['http'],
+  commands,
   configSchema,
   register (ctx) {
     const c = ctx.config
@@ -32,7 +34,7 @@ export default definePlugin<EntropyAggregatorConfig>({
 
     const plan = planSources(c.sources, c.minQuorum, ctx.params)
     const aggregator = createAggregator(plan, c, ctx.params, ctx.logger)
-    const app = buildEntropyServer({ aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
+    const app = buildEntropyServer({ http: ctx.resolve('http'), aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
     let bound = { host: c.host, port: c.port }
     const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.hooks })
     ctx.provide('entropy', provider)

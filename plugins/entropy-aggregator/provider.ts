@@ -18,6 +18,9 @@ export class AggregatorEntropyProvider implements EntropyProvider {
   readonly #o: AggregatorProviderOptions
   readonly #notifier: ReachabilityNotifier
 
+  /** the aggregator behind this provider (`ledger entropy` reports on it) */
+  get aggregator (): EntropyAggregator { return this.#o.aggregator }
+
   constructor (o: AggregatorProviderOptions) {
     this.#o = o
     this.#notifier = new ReachabilityNotifier(o.hooks)

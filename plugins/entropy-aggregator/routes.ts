@@ -1,9 +1,9 @@
 // The entropy-source REST contract (SPEC 4.6): GET /api/health, GET /api/random/bytes?n=,
 // GET /api/random/hex?n=. Bytes served are taken out of the pool: no two responses share a byte.
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from '../../core/http.ts'
-import { DEVICE_HEADER, SOURCE_HEADER } from '../../core/entropy/rest-client.ts'
-import type { EntropyHealthResponse } from '../../core/entropy/rest-client.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
+import { DEVICE_HEADER, SOURCE_HEADER } from './rest-client.ts'
+import type { EntropyHealthResponse } from './rest-client.ts'
 import { EntropyError, EntropyErrorCode } from './errors.ts'
 import type { AggregatorHealth, EntropyAggregator, EntropyTake } from './aggregator.ts'
 

@@ -6,20 +6,19 @@
 // host '127.0.0.1', port 8420, network 'testnet' (whose trust list the sources must satisfy),
 // sources/minQuorum as in the plugin config (null or absent: the network's defaults), settings:
 // any other key of the plugin config section (poolCapacity, fetchTimeoutMs, beacons, selfHosted …).
-import { watchForStop } from '../../core/kernel/lifecycle.ts'
-import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
+//
+// It is a kernel of two plugins, `http` (whose service builds the server; it opens no public
+// port, since nothing serves on it) and this one, with no data dir.
 import type { Logger } from 'pino'
-import { ConfigError, validateSection } from '../../core/kernel/config.ts'
+import { watchForStop } from '../../core/kernel/lifecycle.ts'
+import { ConfigError, resolveConfig } from '../../core/kernel/config.ts'
+import { Kernel } from '../../core/kernel/kernel.ts'
 import { createLogger } from '../../core/kernel/logger.ts'
 import type { NetworkName } from '../../core/chain/params.ts'
-import { networkParams } from '../../config/networks.ts'
-import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
-import type { EntropyAggregatorConfig, SupportedSource } from './config.ts'
-import { createAggregator } from './factory.ts'
+import { PLUGIN_NAME } from './config.ts'
 import type { AggregatorSettings } from './factory.ts'
-import { buildEntropyServer } from './server.ts'
 import type { EntropyAggregator } from './aggregator.ts'
+import { AggregatorEntropyProvider } from './provider.ts'
 
 export interface EntropyServerOptions {
   host?: string
@@ -32,7 +31,6 @@ export interface EntropyServerOptions {
 }
 
 export interface RunningEntropyServer {
-  app: FastifyInstance
   aggregator: EntropyAggregator
   host: string
   port: number
@@ -43,42 +41,32 @@ export interface RunningEntropyServer {
 /** Validates the options like the plugin section (ConfigError naming the key), listens, warms up. */
 export async function startEntropyServer (o: EntropyServerOptions = {}): Promise<RunningEntropyServer> {
   const network = o.network ?? 'testnet'
-  const params = networkParams(network)
-  const section = validateSection(PLUGIN_NAME, configSchema, {
+  const section = {
     ...o.settings,
     host: o.host ?? '127.0.0.1',
     port: o.port ?? 8420,
     sources: o.sources === undefined || (o.sources !== null && o.sources.length === 0) ? null : o.sources,
     minQuorum: o.minQuorum ?? null
-  }) as unknown as EntropyAggregatorConfig
-  const plan = planSources(section.sources as SupportedSource[] | null, section.minQuorum, params)
+  }
+  const config = resolveConfig({ network, plugins: ['http', PLUGIN_NAME], [PLUGIN_NAME]: section })
   const logger = o.logger ?? createLogger('info')
-  const aggregator = createAggregator(plan, section, params, logger)
-  const app = buildEntropyServer({ aggregator, logger, waitMs: section.requestWaitMs })
+  const kernel = new Kernel(config, logger, undefined, { dataDir: false })
   try {
-    await app.listen({ host: section.host, port: section.port })
+    await kernel.boot()
+    await kernel.start()
   } catch (err) {
-    await aggregator.stop()
-    const code = (err as NodeJS.ErrnoException).code
+    await kernel.stop()
+    const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code
     // `ledger entropy` moves its listener with --port; say so in one line, like `ledger run`
     if (code === 'EADDRINUSE') throw new ConfigError(`the entropy server cannot listen on ${section.host}:${section.port}: address already in use (another node or program holds it; pick another port with --port)`, { cause: err })
     throw err
   }
-  const port = (app.server.address() as AddressInfo).port
-  await aggregator.start(section.warmupMs)
-  const url = `http://${section.host.includes(':') ? `[${section.host}]` : section.host}:${port}`
-  logger.info({ url, network, sources: plan.sources, minQuorum: plan.minQuorum, status: aggregator.status, reason: aggregator.reason }, 'entropy server listening')
-  return {
-    app,
-    aggregator,
-    host: section.host,
-    port,
-    url,
-    async close () {
-      await app.close()
-      await aggregator.stop()
-    }
-  }
+  const provider = kernel.container.resolve('entropy')
+  if (!(provider instanceof AggregatorEntropyProvider)) throw new Error('the entropy aggregator did not start its own aggregator')
+  const { host, port } = provider.status()
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  logger.info({ url, network, status: provider.aggregator.status, reason: provider.aggregator.reason }, 'entropy server listening')
+  return { aggregator: provider.aggregator, host, port, url, close: async () => { await kernel.stop() } }
 }
 
 /** startEntropyServer, then closes cleanly on SIGINT / SIGTERM / SIGHUP or when the process

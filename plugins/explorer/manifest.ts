@@ -11,7 +11,7 @@ export default definePlugin({
   name: 'explorer',
   description: 'public chain explorer: API and web page',
   provides: [],
-  needs: ['chain', 'mempool', 'publicHttp'],
+  needs: ['chain', 'mempool', 'http', 'publicHttp'],
   optional: ['names', 'contractAbis'],
   configSchema: { properties: {}, additionalProperties: false },
   async register (ctx) {
@@ -26,6 +26,6 @@ export default definePlugin({
     const app = ctx.resolve('publicHttp')
     registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'))
     registerVendorModules(app)
-    await registerExplorerPage(app)
+    await registerExplorerPage(ctx.resolve('http'), app)
   }
 })

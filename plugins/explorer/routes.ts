@@ -1,7 +1,7 @@
 // Public explorer API (SPEC 4.2): stats, blocks, one block, one transaction, one address,
 // receipts. Read-only; every heavy lookup goes through the chain's indexes.
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import type { ContractAbiDirectory } from '../../core/kernel/services.ts'
 import { decodeTx } from '../../core/views/tx-view.ts'

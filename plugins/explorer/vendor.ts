@@ -7,7 +7,7 @@ import path from 'node:path'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 
 export const VENDOR_PREFIX = '/explorer/vendor/'
 

@@ -1,12 +1,16 @@
-// The public server ({base_url}, default 127.0.0.1:8081). Other plugins add their routes to
-// the `publicHttp` service while they register; it starts listening once all have.
-// Every state-changing request on it is JSON from this server's own origin (issue 12 item 10),
-// and @fastify/rate-limit is registered here for the plugins' per-client limits (item 8).
+// HTTP for every plugin. The `http` service (core/kernel/http-service.ts) builds servers with
+// the node's one error shape and gives them OpenAPI, web pages, guards and the session
+// cookie, so the dashboard and the entropy aggregator build theirs without importing this
+// plugin. The public server ({base_url}, default 127.0.0.1:8081) is the `publicHttp`
+// service: built when the first plugin resolves it (explorer, messenger, admin, stream,
+// playground add their routes while they register) and listening once all have; a node
+// whose plugins serve nothing publicly opens no public port. Every state-changing request on
+// it is JSON from this server's own origin (issue 12 item 10), and @fastify/rate-limit is
+// registered on it for the plugins' per-client limits (item 8).
+import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { createHttpServer } from '../../core/http.ts'
-import { ensureRateLimit, installCrossSiteGuard } from '../../core/http-guards.ts'
-import { publishOpenApi } from '../../core/openapi.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
+import { createHttpService } from './service.ts'
 
 interface HttpConfig {
   host: string
@@ -21,7 +25,7 @@ interface HttpConfig {
 export default definePlugin<HttpConfig>({
   name: 'http',
   description: 'public HTTP server: explorer, messenger, admin, playground, stream and web pages',
-  provides: ['publicHttp'],
+  provides: ['http', 'publicHttp'],
   needs: [],
   configSchema: {
     properties: {
@@ -39,15 +43,26 @@ export default definePlugin<HttpConfig>({
     additionalProperties: false
   },
   async register (ctx) {
-    const app = createHttpServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy })
-    await publishOpenApi(app, { title: 'ledger node — public API', description: 'explorer, messenger, admin, playground, stream', version: nodeVersion(ctx.params) })
-    installCrossSiteGuard(app, { allowedOrigins: ctx.config.allowedOrigins })
-    await ensureRateLimit(app)
-    ctx.provide('publicHttp', app)
+    const http = createHttpService()
+    ctx.provide('http', http)
+    // OpenAPI and the rate-limit support register asynchronously and must precede every
+    // route, so the server is prepared here; it is handed out (and later listens) only once a
+    // plugin resolves it
+    const app = http.createServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy })
+    await http.publishOpenApi(app, { title: 'ledger node — public API', description: 'explorer, messenger, admin, playground, stream', version: nodeVersion(ctx.params) })
+    http.installCrossSiteGuard(app, { allowedOrigins: ctx.config.allowedOrigins })
+    await http.ensureRateLimit(app)
+    let served: FastifyInstance | undefined
+    ctx.provideFactory('publicHttp', () => { served = app; return app }, { dispose: async (server) => { await server.close() } })
     ctx.onStart(async () => {
-      const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })
+      if (served === undefined) {
+        ctx.logger.debug('no plugin serves on the public server; not listening')
+        return
+      }
+      const address = await served.listen({ host: ctx.config.host, port: ctx.config.port })
       ctx.logger.info({ address }, 'public server listening')
     })
-    ctx.onClose(async () => { await app.close() })
+    // a server prepared but never handed out holds no socket; close it with the node all the same
+    ctx.onClose(async () => { if (served === undefined) await app.close() })
   }
 })

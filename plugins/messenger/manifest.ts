@@ -3,15 +3,14 @@
 // `names` directory (approved users' display names by address).
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
-import { FAUCET_DRIP_COIN } from '../../core/accounts/faucet.ts'
+import { FAUCET_DRIP_COIN } from './faucet.ts'
 import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
 import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
-import { walletFromSeed } from '../../core/wallet.ts'
-import { createNameDirectory } from '../../core/accounts/name-directory.ts'
-import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import { walletFromSeed } from '../../core/chain/wallet.ts'
+import { createNameDirectory } from './name-directory.ts'
 import { randomSuffix } from '../../core/accounts/secrets.ts'
-import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
-import type { RateRule } from '../../core/http-guards.ts'
+import { rateRuleSchema } from '../../core/kernel/http-service.ts'
+import type { RateRule } from '../../core/kernel/http-service.ts'
 import { AddressRateLimit } from './rate-limit.ts'
 import { registerMessengerRoutes } from './routes.ts'
 import { registerChatPage } from './pages.ts'
@@ -31,7 +30,7 @@ export default definePlugin<MessengerConfig>({
   name: 'messenger',
   description: 'signup, login, chat messages as signed zero-amount transfers, landing page',
   provides: ['accounts', 'names', 'faucet'],
-  needs: ['adminDb', 'wallets', 'chain', 'mempool', 'publicHttp'],
+  needs: ['adminDb', 'wallets', 'chain', 'mempool', 'http', 'publicHttp'],
   configSchema: {
     properties: {
       secureCookie: { type: 'boolean', default: false },
@@ -87,13 +86,15 @@ export default definePlugin<MessengerConfig>({
     ctx.provide('names', names)
     ctx.provide('faucet', faucet)
 
+    const http = ctx.resolve('http')
     const app = ctx.resolve('publicHttp')
-    await ensureCookieSupport(app)
-    await ensureRateLimit(app)
+    await http.session.ensureSupport(app)
+    await http.ensureRateLimit(app)
     const { rateLimits } = ctx.config
-    const loginLimit = new ClientRateLimit(app, rateLimits.login, 'logins')
+    const loginLimit = http.clientRateLimit(app, rateLimits.login, 'logins')
     registerMessengerRoutes(app, {
       ...txContext,
+      http,
       accounts,
       names,
       wallets,
@@ -101,11 +102,11 @@ export default definePlugin<MessengerConfig>({
       limiter: new AddressRateLimit(ctx.config.messageIntervalSeconds),
       secureCookie: ctx.config.secureCookie,
       clientLimits: {
-        signup: new ClientRateLimit(app, rateLimits.signup, 'signups'),
+        signup: http.clientRateLimit(app, rateLimits.signup, 'signups'),
         login: loginLimit,
-        failedInviteCodes: new ClientRateLimit(app, rateLimits.failedInviteCodes, 'failed invite codes')
+        failedInviteCodes: http.clientRateLimit(app, rateLimits.failedInviteCodes, 'failed invite codes')
       }
     })
-    await registerChatPage(app, accounts, ctx.config.secureCookie, loginLimit)
+    await registerChatPage(http, app, accounts, ctx.config.secureCookie, loginLimit)
   }
 })

@@ -4,15 +4,13 @@
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { AccountStore } from '../../core/accounts/store.ts'
-import { setSessionCookie } from '../../core/accounts/http-session.ts'
-import { registerWebPage } from '../../core/web-page.ts'
-import { cameOverHttps } from '../../core/http-guards.ts'
-import type { ClientRateLimit } from '../../core/http-guards.ts'
+import { SESSION_IDLE_SECONDS } from '../../core/accounts/store.ts'
+import type { ClientRateLimit, HttpService } from '../../core/kernel/http-service.ts'
 
 export const CHAT_ASSET_PREFIX = '/chat/'
 
-export async function registerChatPage (app: FastifyInstance, accounts: AccountStore, secureCookie: boolean, loginLimit: ClientRateLimit): Promise<void> {
-  await registerWebPage(app, {
+export async function registerChatPage (http: HttpService, app: FastifyInstance, accounts: AccountStore, secureCookie: boolean, loginLimit: ClientRateLimit): Promise<void> {
+  await http.registerWebPage(app, {
     webDir: path.join(import.meta.dirname, 'web'),
     assetPrefix: CHAT_ASSET_PREFIX,
     paths: ['/'],
@@ -23,7 +21,7 @@ export async function registerChatPage (app: FastifyInstance, accounts: AccountS
         // a login link is a login attempt: it counts against the same per-address limit
         await loginLimit.take(request)
         const { sessionToken } = await accounts.login(q.name, q.token)
-        setSessionCookie(reply, sessionToken, secureCookie || cameOverHttps(request))
+        http.session.set(reply, sessionToken, { maxAgeSeconds: SESSION_IDLE_SECONDS, secure: secureCookie || http.cameOverHttps(request) })
       } catch {
         // the page still loads; its script retries through POST /api/login and shows the
         // exact error (a 429 there too when the limit is what failed)

@@ -1,23 +1,24 @@
 // Messenger endpoints (SPEC 4.3): signup, login, me, send, messages. Bodies are checked in
 // the handlers, not by schema, because the spec fixes the exact error texts.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NameDirectory } from '../../core/kernel/services.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
+import { SESSION_IDLE_SECONDS } from '../../core/accounts/store.ts'
 import type { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
 import { AccountError, AccountErrorCode, toHttpError } from '../../core/accounts/errors.ts'
-import { cameOverHttps } from '../../core/http-guards.ts'
-import type { ClientRateLimit } from '../../core/http-guards.ts'
-import { clearSessionCookie, requestUser, sessionTokenOf, sessionUser, setSessionCookie } from '../../core/accounts/http-session.ts'
+import type { ClientRateLimit, HttpService } from '../../core/kernel/http-service.ts'
+import { userOfCredentials } from '../../core/accounts/credentials.ts'
 import { messageLimit, recentMessages, MESSAGES_MAX_LIMIT } from './messages.ts'
 import { sendMessage } from './send.ts'
 import type { SendDeps } from './send.ts'
 
 export interface MessengerDeps extends SendDeps {
+  http: HttpService
   accounts: AccountStore
   names: NameDirectory
   chain: ChainService
@@ -47,8 +48,8 @@ function bodyDoc (fields: Record<string, string>): { description: string } {
 const tags = ['messenger']
 const errorSchema = { type: 'object', properties: { error: { type: 'string' } } }
 
-export function requireSession (accounts: AccountStore, request: FastifyRequest): ApprovedUser {
-  const user = sessionUser(accounts, request)
+export function requireSession (accounts: AccountStore, sessionToken: string | undefined): ApprovedUser {
+  const user = accounts.sessionUser(sessionToken)
   if (user !== undefined) return user
   // a session a block revoked is no session (SPEC 5 rule 5, SPEC 7's 401); the page asks
   // GET /api/session, whose `revoked` tells its user why
@@ -64,6 +65,7 @@ async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
 }
 
 export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDeps): void {
+  const sessionTokenOf = (request: FastifyRequest): string | undefined => deps.http.session.tokenOf(request)
   const { accounts, clientLimits } = deps
 
   app.post('/api/signup', {
@@ -89,7 +91,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
     if (result.status === 'pending') {
       return { status: 'pending', message: `signup received: ${result.signup.name} is waiting for an admin to approve it` }
     }
-    setSessionCookie(reply, result.sessionToken, deps.secureCookie || cameOverHttps(request))
+    deps.http.session.set(reply, result.sessionToken, { maxAgeSeconds: SESSION_IDLE_SECONDS, secure: deps.secureCookie || deps.http.cameOverHttps(request) })
     const u = result.user
     return { status: 'approved', auto: true, name: u.name, address: u.address, login_token: u.login_token, invite_code: result.invite.code, faucet_tx: result.faucetTx }
   })
@@ -105,14 +107,14 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
   }, async (request, reply) => {
     const body = bodyOf(request)
     const { user, sessionToken } = await accountCall(() => accounts.login(body.name, body.token))
-    setSessionCookie(reply, sessionToken, deps.secureCookie || cameOverHttps(request))
+    deps.http.session.set(reply, sessionToken, { maxAgeSeconds: SESSION_IDLE_SECONDS, secure: deps.secureCookie || deps.http.cameOverHttps(request) })
     return { status: 'ok', name: user.name }
   })
 
   app.post('/api/logout', { schema: { tags, summary: 'end this session' } }, async (request, reply) => {
     const token = sessionTokenOf(request)
     if (token !== undefined) await accounts.endSession(token)
-    clearSessionCookie(reply)
+    deps.http.session.clear(reply)
     return { status: 'ok' }
   })
 
@@ -130,15 +132,15 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       }
     }
   }, async (request) => {
-    const bySession = sessionUser(accounts, request)
+    const bySession = accounts.sessionUser(sessionTokenOf(request))
     if (bySession !== undefined) return { signed_in: true, name: bySession.name, via: 'session', revoked: false }
-    const byToken = requestUser(accounts, request, 'playground')
+    const byToken = userOfCredentials(accounts, sessionTokenOf(request), request.headers.authorization, 'playground')
     if (byToken !== undefined) return { signed_in: true, name: byToken.name, via: 'token', revoked: false }
     return { signed_in: false, name: null, via: null, revoked: accounts.revokedSession(sessionTokenOf(request)) !== undefined }
   })
 
   app.get('/api/me', { schema: { tags, summary: 'the logged-in user', response: { 401: errorSchema } } }, async (request) => {
-    const user = requireSession(accounts, request)
+    const user = requireSession(accounts, sessionTokenOf(request))
     // faucet: null when no drip is outstanding; else waiting (position in line) or sent
     return { name: user.name, address: user.address, balance: bohmToCoin(deps.chain.getAccount(user.address).balance), faucet: deps.faucet?.stateOf(user.address) ?? null }
   })
@@ -151,7 +153,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       response: { 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema }
     }
   }, async (request) => {
-    const user = requireSession(accounts, request)
+    const user = requireSession(accounts, sessionTokenOf(request))
     const tx = sendMessage(deps, user, bodyOf(request).text)
     return { status: 'submitted', tx_id: tx.transaction_id, pending: true }
   })
@@ -164,7 +166,7 @@ export function registerMessengerRoutes (app: FastifyInstance, deps: MessengerDe
       response: { 401: errorSchema }
     }
   }, async (request) => {
-    requireSession(accounts, request)
+    requireSession(accounts, sessionTokenOf(request))
     const { limit } = request.query as { limit?: number }
     const messages = await recentMessages(deps, messageLimit(limit))
     return { count: messages.length, messages }

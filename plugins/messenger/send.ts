@@ -1,14 +1,14 @@
 // POST /api/send: a chat message is a zero-amount transfer from the user's custodial wallet
 // to the user's own address (a transfer needs some recipient; the sender's own keeps the
 // message from touching anyone else's history), fee = the network minimum, text in data.memo.
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
 import { MAX_MEMO_CHARS } from '../../core/chain/tx-rules.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
 import type { TxContext } from '../../core/accounts/custodial-tx.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
-import type { WalletStore } from '../../core/wallet.ts'
+import type { WalletStore } from '../../core/kernel/services.ts'
 import type { AddressRateLimit } from './rate-limit.ts'
 
 export interface SendDeps extends TxContext {

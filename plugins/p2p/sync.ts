@@ -92,10 +92,6 @@ const DEFAULT_BENCH_MS = 30_000
 const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
 
-const hasSyncFlag = (chain: ChainService): chain is ChainService & { syncing: boolean } =>
-  typeof (chain as { syncing?: unknown }).syncing === 'boolean'
-const canPreverifyBeacons = (chain: ChainService): chain is ChainService & { preverifyBeacons(blocks: Block[]): Promise<void> } =>
-  typeof (chain as { preverifyBeacons?: unknown }).preverifyBeacons === 'function'
 
 const metaNode = (m: BlockMeta | undefined): HeaderNode | undefined => m === undefined || m.status === 'invalid'
   ? undefined
@@ -218,7 +214,7 @@ export class Syncer {
       clearInterval(timer)
       this.#active = null
       this.#proven = false
-      if (hasSyncFlag(this.#o.chain)) this.#o.chain.syncing = false
+      this.#o.chain.setSyncing(false)
     }
     const secs = (Date.now() - started) / 1000
     const tip = this.#o.chain.tip()
@@ -342,9 +338,9 @@ export class Syncer {
 
   async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const { chain } = this.#o
-    if (hasSyncFlag(chain)) chain.syncing = true
+    chain.setSyncing(true)
     // the chunk's beacon rounds in one batch (random linear combination) before block by block
-    if (canPreverifyBeacons(chain)) await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
+    await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
     for (const [i, body] of bodies.entries()) {
       const expected = chunk[i] as HeaderNode
       try {

@@ -1,7 +1,7 @@
 // Playground rejections (SPEC 7): a domain-prefixed code, and the one table mapping each code
 // to its HTTP status and the exact text the client sees. Compile and encode failures carry
 // their phase; a compile error also its line and column.
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import type { CompileError } from '../../core/contracts/index.ts'
 
 export const PlaygroundErrorCode = {

@@ -3,9 +3,8 @@
 // calls are real signed transactions from the user's custodial wallet; the user comes from
 // the messenger's session cookie or an admin-issued API token of scope playground.
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
-import { ClientRateLimit, ensureRateLimit, rateRuleSchema } from '../../core/http-guards.ts'
-import type { RateRule } from '../../core/http-guards.ts'
+import { rateRuleSchema } from '../../core/kernel/http-service.ts'
+import type { RateRule } from '../../core/kernel/http-service.ts'
 import { ContractStore } from './contract-store.ts'
 import { registerPlaygroundRoutes } from './routes.ts'
 import { registerPlaygroundPage, PLAYGROUND_PAGE } from './page.ts'
@@ -19,7 +18,7 @@ export default definePlugin<PlaygroundConfig>({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
   provides: ['contractAbis'],
-  needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'publicHttp'],
+  needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'http', 'publicHttp'],
   configSchema: {
     properties: {
       rateLimits: {
@@ -36,9 +35,10 @@ export default definePlugin<PlaygroundConfig>({
     additionalProperties: false
   },
   async register (ctx) {
+    const http = ctx.resolve('http')
     const app = ctx.resolve('publicHttp')
-    await ensureCookieSupport(app)
-    await ensureRateLimit(app)
+    await http.session.ensureSupport(app)
+    await http.ensureRateLimit(app)
     const contracts = new ContractStore(ctx.resolve('adminDb'))
     ctx.provide('contractAbis', { abiAt: (address) => contracts.abiAt(address) })
     // a playground deploy's receipt names the address its ABI now belongs to (explorer logs)
@@ -47,8 +47,9 @@ export default definePlugin<PlaygroundConfig>({
       contracts.deployed(txId, receipt.contract).catch((err: unknown) => { ctx.logger.error({ err, tx_id: txId }, 'could not record the ABI of a deployed contract') })
     })
     registerPlaygroundRoutes(app, {
-      compileLimit: new ClientRateLimit(app, ctx.config.rateLimits.compile, 'compiles'),
-      queryLimit: new ClientRateLimit(app, ctx.config.rateLimits.query, 'queries'),
+      compileLimit: http.clientRateLimit(app, ctx.config.rateLimits.compile, 'compiles'),
+      queryLimit: http.clientRateLimit(app, ctx.config.rateLimits.query, 'queries'),
+      sessionTokenOf: (request) => http.session.tokenOf(request),
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
@@ -58,7 +59,7 @@ export default definePlugin<PlaygroundConfig>({
       contracts,
       logger: ctx.logger
     })
-    await registerPlaygroundPage(app)
+    await registerPlaygroundPage(http, app)
     ctx.logger.info({ page: PLAYGROUND_PAGE }, 'contract playground ready')
   }
 })

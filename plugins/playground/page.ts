@@ -3,11 +3,11 @@
 // or an API token the user pastes.
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { registerWebPage } from '../../core/web-page.ts'
+import type { HttpService } from '../../core/kernel/http-service.ts'
 
 export const PLAYGROUND_PAGE = '/playground'
 export const PLAYGROUND_ASSET_PREFIX = '/playground/assets/'
 
-export async function registerPlaygroundPage (app: FastifyInstance): Promise<void> {
-  await registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: PLAYGROUND_ASSET_PREFIX, paths: [PLAYGROUND_PAGE, `${PLAYGROUND_PAGE}/`] })
+export async function registerPlaygroundPage (http: HttpService, app: FastifyInstance): Promise<void> {
+  await http.registerWebPage(app, { webDir: path.join(import.meta.dirname, 'web'), assetPrefix: PLAYGROUND_ASSET_PREFIX, paths: [PLAYGROUND_PAGE, `${PLAYGROUND_PAGE}/`] })
 }

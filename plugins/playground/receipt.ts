@@ -4,7 +4,7 @@ import type { ChainService, StoredReceipt } from '../../core/chain/chain-service
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
 import type { Transaction } from '../../core/chain/types.ts'
-import type { ReceiptLog } from '../../core/vm-receipt.ts'
+import type { ReceiptLog } from '../../core/vm/receipt.ts'
 import { normalizeTxId } from '../../core/views/tx-lookup.ts'
 import { playgroundErrors } from './errors.ts'
 

@@ -5,11 +5,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
-import { requestUser } from '../../core/accounts/http-session.ts'
+import { userOfCredentials } from '../../core/accounts/credentials.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import { EXAMPLES } from '../../core/contracts/index.ts'
 import type { Logger } from 'pino'
-import type { ClientRateLimit } from '../../core/http-guards.ts'
+import type { ClientRateLimit } from '../../core/kernel/http-service.ts'
 import { playgroundErrors } from './errors.ts'
 import { compileSource, sourceOf, submitCall, submitDeploy } from './submit.ts'
 import type { Body, SubmitDeps } from './submit.ts'
@@ -26,6 +26,8 @@ export interface PlaygroundDeps extends SubmitDeps {
   compileLimit: ClientRateLimit
   /** POST /api/playground/query: free VM runs, counted per client */
   queryLimit: ClientRateLimit
+  /** the request's session cookie, if any (the `http` service reads it) */
+  sessionTokenOf: (request: FastifyRequest) => string | undefined
   /** the kernel's cores: queries run on its VM core */
   cores?: Pick<Cores, 'vm' | 'sha3' | 'mldsa'>
 }
@@ -66,7 +68,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
   const { accounts, chain, mempool } = deps
 
   const userOf = (request: FastifyRequest): ApprovedUser => {
-    const user = requestUser(accounts, request, 'playground')
+    const user = userOfCredentials(accounts, deps.sessionTokenOf(request), request.headers.authorization, 'playground')
     if (user === undefined) throw playgroundErrors.notLoggedIn()
     return user
   }

@@ -10,7 +10,7 @@ import { bohmToCoin, coinToBohm, GAS_PRICE_BOHM, isCoinAmount } from '../../core
 import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
 import type { TxContext } from '../../core/accounts/custodial-tx.ts'
 import type { ApprovedUser } from '../../core/accounts/types.ts'
-import type { WalletStore } from '../../core/wallet.ts'
+import type { WalletStore } from '../../core/kernel/services.ts'
 import { compile, CompileError, getExample } from '../../core/contracts/index.ts'
 import type { CompileResult } from '../../core/contracts/index.ts'
 import { encodeCall, EncodeError, bytesToHex, normalizeVmAddress } from '../../core/vm/index.ts'

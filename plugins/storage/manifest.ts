@@ -2,7 +2,8 @@
 // (every write synchronous) under the data dir, plus the wallet store.
 import path from 'node:path'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { WalletStore } from '../../core/wallet.ts'
+import { commands } from './commands.ts'
+import { FileWalletStore } from './wallet-store.ts'
 import { ADMIN_DB_MEMORY, RocksStore } from './rocks-store.ts'
 
 export default definePlugin({
@@ -10,13 +11,15 @@ export default definePlugin({
   description: 'RocksDB chain and admin databases, wallet files',
   provides: ['chainDb', 'adminDb', 'wallets'],
   needs: [],
+  commands,
   async register (ctx) {
     const dataDir = ctx.node.dataDir
     const chainDb = await RocksStore.open(path.join(dataDir, 'chain'))
     const adminDb = await RocksStore.open(path.join(dataDir, 'admin'), ADMIN_DB_MEMORY)
     ctx.provide('chainDb', chainDb)
     ctx.provide('adminDb', adminDb)
-    ctx.provide('wallets', new WalletStore(path.join(dataDir, 'wallets')))
+    // a singleton made on first use: a node whose plugins hold no wallet makes no wallets dir
+    ctx.provideFactory('wallets', () => new FileWalletStore(path.join(dataDir, 'wallets')))
     ctx.logger.info({ chain: chainDb.location, admin: adminDb.location }, 'databases open')
     ctx.onClose(async () => {
       await chainDb.close()

@@ -3,7 +3,7 @@
 // 40-hex VM address) so an `address` filter in either form is a set lookup.
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
-import type { Receipt } from '../../core/vm-receipt.ts'
+import type { Receipt } from '../../core/vm/receipt.ts'
 import type { NameDirectory } from '../../core/kernel/services.ts'
 import { messageView } from '../../core/accounts/message-view.ts'
 import { summaryOfBlock } from '../../core/views/block-view.ts'

@@ -1,6 +1,6 @@
 // The stream's query filters (SPEC 6): `types` (comma-separated; unknown values ignored) and
 // `address` (32-hex or 40-hex, 0x optional, any case), combined with AND.
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { EVENT_TYPES } from './events.ts'
 import type { StreamEvent } from './events.ts'

@@ -6,8 +6,7 @@
 // which SPEC 6's event set has no room for and which must not reach every logged-in user.
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
-import type { Receipt } from '../../core/vm-receipt.ts'
-import { ensureCookieSupport } from '../../core/accounts/http-session.ts'
+import type { Receipt } from '../../core/vm/receipt.ts'
 import { EventHub } from './hub.ts'
 import { blockEvent, messageEvent, receiptEvent, txEvent } from './events.ts'
 import type { EventDraft } from './events.ts'
@@ -31,7 +30,7 @@ export default definePlugin<StreamConfig>({
   name: 'stream',
   description: 'Server-Sent Events for blocks, transactions, receipts and chat messages',
   provides: [],
-  needs: ['accounts', 'publicHttp'],
+  needs: ['accounts', 'http', 'publicHttp'],
   optional: ['names', 'dashboardHttp'],
   configSchema: {
     properties: {
@@ -75,9 +74,10 @@ export default definePlugin<StreamConfig>({
     ctx.hooks.receiptWritten.tap('stream', ({ tx_id, receipt, block }) => publish('receipt', () => receiptEvent(tx_id, receipt, block.height, blockTxs.get(tx_id)?.sender)))
     ctx.hooks.messageSeen.tap('stream', ({ tx, block }) => publish('message', () => messageEvent(tx, block?.height ?? null, names)))
 
+    const http = ctx.resolve('http')
     const app = ctx.resolve('publicHttp')
-    await ensureCookieSupport(app)
-    registerStreamRoute(app, { accounts, hub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections })
+    await http.session.ensureSupport(app)
+    registerStreamRoute(app, { accounts, hub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections, sessionTokenOf: (request) => http.session.tokenOf(request) })
     ctx.onClose(() => hub.close())
 
     const dashboard = ctx.tryResolve('dashboardHttp')

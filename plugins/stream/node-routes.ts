@@ -4,7 +4,7 @@
 // Same framing as /api/stream: `id:` and one-line `data:` JSON per event, heartbeats, a
 // bounded queue per connection, Last-Event-ID replay, `?types=` (node event types).
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import { NODE_EVENT_TYPES } from '../../core/views/node-events.ts'
 import type { NodeEventDraft } from '../../core/views/node-events.ts'
 import { parseFilter } from './filter.ts'

@@ -1,9 +1,8 @@
 // GET /api/stream (SPEC 6): Server-Sent Events for a logged-in user. The reply is hijacked
 // from fastify and held open; the hub writes to it until the client leaves.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HttpError } from '../../core/http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
-import { sessionTokenOf } from '../../core/accounts/http-session.ts'
 import { hashSecret } from '../../core/accounts/secrets.ts'
 import { parseFilter } from './filter.ts'
 import { SseConnection } from './connection.ts'
@@ -14,6 +13,8 @@ export interface StreamRouteOptions {
   hub: EventHub
   queueSize: number
   maxConnections: number
+  /** the request's session cookie, if any (the `http` service reads it) */
+  sessionTokenOf: (request: FastifyRequest) => string | undefined
 }
 
 export const SSE_HEADERS = {
@@ -49,7 +50,7 @@ export function registerStreamRoute (app: FastifyInstance, o: StreamRouteOptions
       }
     }
   }, async (request, reply) => {
-    const token = sessionTokenOf(request)
+    const token = o.sessionTokenOf(request)
     if (o.accounts.sessionUser(token) === undefined || token === undefined) throw new HttpError(401, 'no session present')
     if (!acceptsEventStream(request)) throw new HttpError(406, 'this endpoint serves text/event-stream; send Accept: text/event-stream')
     const filter = parseFilter(request.query as { types?: unknown; address?: unknown })

@@ -18,7 +18,7 @@ t.test('the http family runs on a tiny size and prints its rows', async (t) => {
   t.equal(report.rows.filter((r) => r.name.trim() === 'p99 latency').length, 9, 'p99 for every endpoint')
   t.ok(report.rows.some((r) => r.name.startsWith('memory: RSS per idle SSE connection')), 'SSE memory reported')
   t.same(report.goals.map((g) => g.goal), [
-    'explorer stats ≥ 50% of the bare route',
+    'explorer stats ≥ 75% of the bare route',
     'explorer block ≥ 50% of the bare route',
     'explorer tx ≥ 50% of the bare route',
     'address lookup (a sender): 400-block chain ≥ 80% of the 40-block chain',

@@ -7,7 +7,7 @@ import type { BenchResult } from '../../bench/index.ts'
 
 t.test('unknown families and bad run counts are refused before anything runs', async (t) => {
   const printed: string[] = []
-  await t.rejects(measure({ only: ['pow', 'gpu'], runs: 5, quick: true }, { print: (s) => printed.push(s) }), { name: 'BenchUsageError', message: /unknown bench family: gpu \(known: pow, sha3, mldsa, vm, block, sync, http, attest\)/ })
+  await t.rejects(measure({ only: ['pow', 'gpu'], runs: 5, quick: true }, { print: (s) => printed.push(s) }), { name: 'BenchUsageError', message: /unknown bench family: gpu \(known: pow, sha3, mldsa, vm, block, sync, http, attest, cli\)/ })
   await t.rejects(measure({ only: ['pow'], runs: 0, quick: true }, { print: (s) => printed.push(s) }), { name: 'BenchUsageError', message: /--runs must be a positive integer/ })
   t.same(printed, [], 'nothing measured or printed')
   t.ok(new BenchUsageError('x') instanceof Error)
@@ -46,7 +46,7 @@ t.test('ledger bench: a bad family or run count is a usage error (exit 2) naming
   const bin = new URL('../../bin/ledger.ts', import.meta.url).pathname
   const bad = spawnSync(process.execPath, [bin, 'bench', '--only', 'pow,gpu'], { encoding: 'utf8' })
   t.equal(bad.status, 2)
-  t.match(bad.stderr, 'ledger: unknown bench family: gpu (known: pow, sha3, mldsa, vm, block, sync, http, attest)')
+  t.match(bad.stderr, 'ledger: unknown bench family: gpu (known: pow, sha3, mldsa, vm, block, sync, http, attest, cli)')
   t.equal(bad.stdout, '', 'nothing measured')
   const runs = spawnSync(process.execPath, [bin, 'bench', '--runs', '0'], { encoding: 'utf8' })
   t.equal(runs.status, 2)

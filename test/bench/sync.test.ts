@@ -12,5 +12,9 @@ t.test('the sync family runs on a tiny size and prints its rows', async (t) => {
     t.ok(report.goals.some((g) => g.goal.startsWith(variant)), `goal for ${variant}`)
   }
   t.ok(report.rows.some((r) => r.name.startsWith('anchor connect rate')), 'the connect-rate anchor')
+  // issue 15: the syncing node's RSS early and at the end of one sync, and the two memory goals
+  for (const height of [4, 12]) t.ok(report.rows.some((r) => r.name === `memory: syncing node at height ${height} of 12 blocks of 2 transfers: RSS` && r.unit === 'MiB'), `RSS at height ${height}`)
+  t.ok(report.goals.some((g) => g.goal.startsWith('memory: RSS after syncing 12 blocks') && g.threshold === 1), 'the RSS bound goal')
+  t.ok(report.goals.some((g) => g.goal.startsWith('memory: RSS flat from height 4 to 12') && g.met !== null), 'the flatness goal')
   t.ok(progress.some((l) => /syncing \d+ blocks from the peer/.test(l)), 'progress while syncing')
 })

@@ -4,7 +4,7 @@ import t from 'tap'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { LedgerClient, LedgerClientError } from '../../client/index.ts'
-import { generateWallet } from '../../core/wallet.ts'
+import { generateWallet } from '../../core/chain/wallet.ts'
 
 async function serve (handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(handler)

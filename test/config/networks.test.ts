@@ -3,7 +3,7 @@ import t from 'tap'
 import crypto from 'node:crypto'
 import { NETWORKS, networkParams, FOUNDATION_ADDRESS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
-import { walletFromSeed } from '../../core/wallet.ts'
+import { walletFromSeed } from '../../core/chain/wallet.ts'
 
 t.test('values shared by every network', async (t) => {
   for (const p of Object.values(NETWORKS)) {

@@ -119,7 +119,7 @@ t.test('a port already in use fails the start naming the plugin and the address'
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
   const port = (holder.address() as import('node:net').AddressInfo).port
-  const err = await bootError(['storage', 'consensus', 'http'], { http: { port } })
+  const err = await bootError(['storage', 'consensus', 'http', 'explorer'], { http: { port } })
   t.match(err.message, `plugin 'http' cannot listen on 127.0.0.1:${port}: address already in use`)
 })
 
@@ -129,12 +129,12 @@ t.test('every port clash names its exact flag, p2p included (issue 14 item 11)',
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => holder.close(() => resolve())))
   const port = (holder.address() as import('node:net').AddressInfo).port
-  const http = await bootError(['storage', 'consensus', 'http'], { http: { port } })
+  const http = await bootError(['storage', 'consensus', 'http', 'explorer'], { http: { port } })
   t.type(http, ConfigError, 'a user mistake: one line, exit 2, no stack')
   t.match(http.message, 'pick another port with --port)')
-  const dashboard = await bootError(['storage', 'consensus', 'dashboard'], { dashboard: { port } })
+  const dashboard = await bootError(['storage', 'consensus', 'http', 'dashboard'], { dashboard: { port } })
   t.match(dashboard.message, `plugin 'dashboard' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --dashboard-port)`)
-  const entropy = await bootError(['entropy-aggregator'], { 'entropy-aggregator': { port, sources: ['beacon-devnet'], minQuorum: 1 } })
+  const entropy = await bootError(['http', 'entropy-aggregator'], { 'entropy-aggregator': { port, sources: ['beacon-devnet'], minQuorum: 1 } })
   t.match(entropy.message, 'pick another port with --entropy-port)')
   const p2p = await bootError(['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port } })
   t.equal(p2p.message, `plugin 'p2p' cannot listen on 127.0.0.1:${port}: address already in use (another node or program holds it; pick another port with --p2p-port)`)

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { launchChromium } from '../helpers/browser.ts'
 import { startDashboardNode } from '../plugins/dashboard/fixtures/dashboard-node.ts'
-import { PAGE_HEADERS } from '../../core/web-page.ts'
+import { PAGE_HEADERS } from '../../plugins/http/web-page.ts'
 import { mineBlock } from '../helpers/chain.ts'
 
 t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { freePort, waitUntil } from '../plugins/p2p/fixtures/processes.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 import { transfer } from '../helpers/chain.ts'
-import { walletFromSeed } from '../../core/wallet.ts'
+import { walletFromSeed } from '../../core/chain/wallet.ts'
 import { DEVNET_DEV_ACCOUNT, networkParams } from '../../config/networks.ts'
 import { stopChild } from '../helpers/process.ts'
 

@@ -8,7 +8,7 @@ import { bohmToCoin, GAS_PRICE_BOHM } from '../../core/chain/money.ts'
 import { compile } from '../../core/contracts/index.ts'
 import type { CompileResult } from '../../core/contracts/index.ts'
 import { encodeCall, bytesToHex } from '../../core/vm/index.ts'
-import type { Wallet } from '../../core/wallet.ts'
+import type { Wallet } from '../../core/chain/wallet.ts'
 
 export interface ContractTxOptions {
   gasLimit?: number

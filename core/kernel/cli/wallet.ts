@@ -8,7 +8,7 @@ import type { Argv } from 'yargs'
 // not load them (issue 15)
 import { DEFAULT_NODE_URL } from '../../../client/defaults.ts'
 import type { LedgerClient, TxStatus } from '../../../client/index.ts'
-import type { Wallet } from '../../wallet.ts'
+import type { Wallet } from '../../chain/wallet.ts'
 
 export class WalletCliError extends Error {}
 
@@ -20,7 +20,7 @@ interface NodeArgs { node?: string; json?: boolean }
 async function loadWallet (file: string): Promise<Wallet> {
   const abs = path.resolve(file)
   if (!existsSync(abs)) throw new WalletCliError(`wallet file ${abs} does not exist (make one with 'ledger keygen --out ${file}')`)
-  const { readWalletFile } = await import('../../wallet.ts')
+  const { readWalletFile } = await import('../wallet-file.ts')
   try {
     return readWalletFile(abs)
   } catch (err) {

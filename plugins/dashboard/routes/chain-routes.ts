@@ -1,7 +1,7 @@
 // Dashboard chain reads (SPEC 4.1): chain summary, blocks, a block by height or hash, a
 // transaction with its raw data, an address, the mempool, the fee estimate and search.
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from '../../../core/http.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
 import type { ViewContext } from '../../../core/views/context.ts'
 import { chainStats } from '../../../core/views/chain-stats.ts'
 import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, looksLikeHeight, parseHeight } from '../../../core/views/block-queries.ts'

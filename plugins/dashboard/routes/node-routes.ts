@@ -2,8 +2,9 @@
 // entropy passthrough and the Prometheus metrics.
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
-import { HttpError } from '../../../core/http.ts'
-import type { Kernel } from '../../../core/kernel/kernel.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
+import type { NodeInfo } from '../../../core/kernel/services.ts'
+import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
 import { errorSchema } from '../../../core/views/schemas.ts'
 import { miningView, nodeView, peerList, qrngView, statusView, syncState } from '../node-status.ts'
@@ -11,7 +12,8 @@ import type { OptionalServices } from '../node-status.ts'
 import { miningSchema, nodeSchema, peersSchema, qrngRandomSchema, qrngSchema, statusSchema } from '../schemas.ts'
 
 export interface NodeRouteDeps {
-  kernel: Kernel
+  node: NodeInfo
+  params: NetworkParams
   chain: ChainService
   services: OptionalServices
   nodeId: string
@@ -22,18 +24,18 @@ export interface NodeRouteDeps {
 export const QRNG_RANDOM_MAX = 1024
 
 export function registerNodeRoutes (app: FastifyInstance, deps: NodeRouteDeps): void {
-  const { kernel, services } = deps
+  const { node, services } = deps
   const tags = ['node']
 
   app.get('/api/status', {
     schema: { tags, summary: 'health summary; never needs the API key', response: { 200: statusSchema } }
-  }, async () => statusView(kernel, services, deps.chain.tip().height))
+  }, async () => statusView(node, services, deps.chain.tip().height))
 
-  app.get('/api/node', { schema: { tags, summary: 'node identity and uptime', response: { 200: nodeSchema } } }, async () => nodeView(kernel, deps.nodeId))
+  app.get('/api/node', { schema: { tags, summary: 'node identity and uptime', response: { 200: nodeSchema } } }, async () => nodeView(node, deps.params, deps.nodeId))
 
   app.get('/api/mining', { schema: { tags, summary: 'miner state', response: { 200: miningSchema } } }, async () => miningView(services))
 
-  app.get('/api/qrng', { schema: { tags, summary: 'entropy provider status', response: { 200: qrngSchema } } }, async () => qrngView(services, kernel.params))
+  app.get('/api/qrng', { schema: { tags, summary: 'entropy provider status', response: { 200: qrngSchema } } }, async () => qrngView(services, deps.params))
 
   app.get('/api/qrng/random', {
     schema: {

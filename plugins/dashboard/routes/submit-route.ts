@@ -2,7 +2,7 @@
 // 200 {"status":"accepted","tx_id"}; 400 {"status":"rejected","reason"} (plus the node's
 // usual "error" key) for a body of the wrong shape or a transaction the mempool refuses.
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify'
-import { HttpError } from '../../../core/http.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
 import { LedgerError } from '../../../core/chain/errors.ts'
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { Transaction } from '../../../core/chain/types.ts'

@@ -1,7 +1,7 @@
 // An upstream source served by another process over the SPEC 4.6 REST contract, e.g. a
 // `ledger entropy --source self-hosted` on a machine with a hardware RNG. The id it stands for
 // is configured (the registry decides what may be claimed), not taken from the remote.
-import { EntropyRestClient } from '../../../core/entropy/rest-client.ts'
+import { EntropyRestClient } from '../rest-client.ts'
 import type { SourceResult, UpstreamSource } from './types.ts'
 
 export interface RestSourceOptions {

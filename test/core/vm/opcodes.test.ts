@@ -4,7 +4,7 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { OPCODES, STACK_IN, STACK_OUT, BASE_GAS, IS_DEFINED, op, opcodeByName } from '../../../core/vm/opcodes.ts'
 import { GAS } from '../../../core/vm/params.ts'
-import { renderWasmOpcodes, WASM_OPCODES_PATH } from '../../../core/vm/gen-wasm-opcodes.ts'
+import { renderWasmOpcodes, WASM_OPCODES_PATH } from '../../../scripts/gen-wasm-opcodes.ts'
 
 t.test('256 entries, one per byte, undefined bytes are inert', async (t) => {
   t.equal(OPCODES.length, 256)
@@ -38,5 +38,5 @@ t.test('families have the expected arity and fees', async (t) => {
 })
 
 t.test('wasm/assembly/vm/opcodes.ts is the generator\'s current output', async (t) => {
-  t.equal(readFileSync(WASM_OPCODES_PATH, 'utf8'), renderWasmOpcodes(), 'run `node core/vm/gen-wasm-opcodes.ts` after changing the tables')
+  t.equal(readFileSync(WASM_OPCODES_PATH, 'utf8'), renderWasmOpcodes(), 'run `node scripts/gen-wasm-opcodes.ts` after changing the tables')
 })

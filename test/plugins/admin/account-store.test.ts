@@ -5,7 +5,7 @@ import path from 'node:path'
 import { RocksStore } from '../../../plugins/storage/rocks-store.ts'
 import { AccountStore, SESSION_IDLE_SECONDS } from '../../../core/accounts/store.ts'
 import type { AccountStoreOptions } from '../../../core/accounts/store.ts'
-import { generateWallet } from '../../../core/wallet.ts'
+import { generateWallet } from '../../../core/chain/wallet.ts'
 import { silentLogger, tmpDir, cleanup } from '../../helpers/chain.ts'
 
 t.test('sessions expire after 30 idle days; use keeps them alive, also across reopen', async (t) => {

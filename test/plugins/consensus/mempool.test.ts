@@ -11,7 +11,7 @@ import type { Transaction } from '../../../core/chain/types.ts'
 import { signTransaction } from '../../../core/chain/tx.ts'
 import type { UnsignedTx } from '../../../core/chain/tx.ts'
 import { coinToBohm } from '../../../core/chain/money.ts'
-import type { Wallet } from '../../../core/wallet.ts'
+import type { Wallet } from '../../../core/chain/wallet.ts'
 import { inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
 
 const dev = devWallet()

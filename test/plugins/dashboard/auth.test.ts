@@ -102,7 +102,7 @@ t.test('the SPEC spelling require_auth is accepted; both spellings must agree (i
 t.test('LEDGER_API_KEY on a real node; the plugin listens on its configured port', async (t) => {
   process.env.LEDGER_API_KEY = 'env-key-for-this-test-0123456789'
   t.teardown(() => { delete process.env.LEDGER_API_KEY })
-  const node = await startTestNode({ plugins: ['storage', 'consensus', 'dashboard'], params: testParams() })
+  const node = await startTestNode({ plugins: ['storage', 'consensus', 'http', 'dashboard'], params: testParams() })
   t.teardown(() => node.stop())
   const app = node.resolve('dashboardHttp')
   const address = app.server.address()

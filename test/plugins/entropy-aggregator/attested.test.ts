@@ -1,7 +1,7 @@
 // The attested answer (GET /api/random/attested) read as hostile input, and what a block may
 // claim for bytes whose evidence is missing.
 import t from 'tap'
-import { parseAttested } from '../../../core/entropy/rest-client.ts'
+import { parseAttested } from '../../../plugins/entropy-aggregator/rest-client.ts'
 import { claimable } from '../../../plugins/entropy-aggregator/remote-provider.ts'
 
 const evidence = { source: 'beacon-devnet', round: 7, signature: 'ab'.repeat(48), randomness: 'cd'.repeat(32) }

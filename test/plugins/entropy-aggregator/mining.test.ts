@@ -8,7 +8,7 @@ import { verifyBeacon } from '../../../core/entropy/beacon-verify.ts'
 // blocks carry beacon evidence that verifies under the published devnet key.
 t.test('a devnet node with no network mines verifiable blocks on the devnet beacon', async (t) => {
   const node = await startTestNode({
-    plugins: ['storage', 'consensus', 'entropy-aggregator', 'miner'],
+    plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner'],
     config: { 'entropy-aggregator': { port: 0, beacons: { 'beacon-default': { urls: ['http://127.0.0.1:9'] } } }, miner: { threads: 1 } }
   })
   t.teardown(() => node.stop())

@@ -28,7 +28,7 @@ interface Booted { kernel: Kernel; events: EntropyStatusEvent[] }
 
 async function boot (t: Test, network: NetworkName, section: Record<string, unknown>, start = true): Promise<Booted> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ledger-entropy-'))
-  const config = resolveConfig({ network, logLevel: 'silent', plugins: [{ path: PLUGIN_DIR }], dataDir, 'entropy-aggregator': { port: 0, ...section } })
+  const config = resolveConfig({ network, logLevel: 'silent', plugins: ['http', { path: PLUGIN_DIR }], dataDir, 'entropy-aggregator': { port: 0, ...section } })
   const kernel = new Kernel(config, silent)
   const events: EntropyStatusEvent[] = []
   kernel.hooks.entropyStatus.tap('test', (e) => { events.push(e) })
@@ -42,7 +42,7 @@ t.test('registers in a kernel, provides entropy, serves the REST contract on its
   const relay = await startRelay(loadFixture('default'))
   t.teardown(() => relay.close())
   const { kernel, events } = await boot(t, 'testnet', { beacons: { 'beacon-default': { urls: [relay.url] } }, beaconMaxAgeSeconds: null })
-  t.same(kernel.plugins.map((p) => p.name), ['entropy-aggregator'])
+  t.same(kernel.plugins.map((p) => p.name), ['http', 'entropy-aggregator'])
   const entropy = kernel.container.resolve('entropy')
   const draw = await entropy.getBytes(64)
   t.equal(draw.bytes.length, 64)

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { buildEntropyServer } from '../../../plugins/entropy-aggregator/server.ts'
+import { createHttpService } from '../../../plugins/http/service.ts'
 import { xorMix } from '../../../plugins/entropy-aggregator/mixer.ts'
 import { FakeSource, knownStream, makeAggregator, silent } from './helpers.ts'
 
@@ -9,7 +10,7 @@ async function setup (t: { teardown(fn: () => unknown): void }, minQuorum = 1) {
   beacon.round = 77
   const aggregator = makeAggregator([beacon, local], { minQuorum })
   await aggregator.runRound('fill')
-  const app = buildEntropyServer({ aggregator, logger: silent, waitMs: 100 })
+  const app = buildEntropyServer({ http: createHttpService(), aggregator, logger: silent, waitMs: 100 })
   t.teardown(async () => { await app.close(); await aggregator.stop() })
   return { app, aggregator, beacon, local }
 }

@@ -48,7 +48,7 @@ t.test('URLs and requests refused before any route answer in the same error shap
 })
 
 t.test('pages registered on one server share one /common/ asset route', async (t) => {
-  const { registerWebPage } = await import('../../../core/web-page.ts')
+  const { registerWebPage } = await import('../../../plugins/http/web-page.ts')
   const path = await import('node:path')
   const node = await startTestNode({ plugins: ['http'], start: false })
   t.teardown(() => node.stop())

@@ -21,7 +21,7 @@ t.test('the miner halts without entropy and resumes when the source returns', as
   let server = await serve()
   const port = server.port
   const node = await startTestNode({
-    plugins: ['storage', 'consensus', 'entropy-aggregator', 'miner', 'dashboard'],
+    plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner', 'dashboard'],
     config: { 'entropy-aggregator': { url: server.url }, miner: { threads: 1 } }
   })
   t.teardown(async () => { await node.stop(); await server.close() })

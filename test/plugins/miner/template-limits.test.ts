@@ -12,7 +12,7 @@ const until = (what: string, check: () => boolean, ms = 60_000): Promise<void> =
 
 t.test('the miner fills a block to the byte limit, then carries the rest', async (t) => {
   const params = testParams({ maxBlockBytes: 32 * 1024 })
-  const node = await startTestNode({ plugins: ['storage', 'consensus', 'entropy-aggregator', 'miner'], config: { miner: { threads: 1 } }, params, start: false })
+  const node = await startTestNode({ plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner'], config: { miner: { threads: 1 } }, params, start: false })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   const mempool = node.resolve('mempool')

@@ -4,9 +4,8 @@ import type { P2pTestNode } from './helpers.ts'
 
 /** Adds blocks that are not announced (as if gossip had lost them): the chain's syncing flag suppresses announcement. */
 async function extendQuietly (n: P2pTestNode, count: number): Promise<void> {
-  const chain = n.chain as P2pTestNode['chain'] & { syncing: boolean }
-  chain.syncing = true
-  try { await extend(chain, count) } finally { chain.syncing = false }
+  n.chain.setSyncing(true)
+  try { await extend(n.chain, count) } finally { n.chain.setSyncing(false) }
 }
 
 t.test('a gossiped block with an unknown parent makes the node fetch the missing branch and reorg to it', async (t) => {

@@ -5,7 +5,7 @@ import t from 'tap'
 import path from 'node:path'
 import { readdirSync, statSync } from 'node:fs'
 import { startChatNode } from '../messenger/fixtures/chat-node.ts'
-import { readWalletFile } from '../../../core/wallet.ts'
+import { readWalletFile } from '../../../core/kernel/wallet-file.ts'
 import type { KvOp } from '../../../core/kernel/kv.ts'
 
 function walk (dir: string, out: Array<{ file: string; mode: number; isDir: boolean }> = []): typeof out {

@@ -8,7 +8,7 @@ import { MATCH_ALL, parseFilter } from '../../../plugins/stream/filter.ts'
 import { touched } from '../../../plugins/stream/events.ts'
 import type { EventDraft } from '../../../plugins/stream/events.ts'
 import { vmAddressOf } from '../../../core/chain/address.ts'
-import { HttpError } from '../../../core/http.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
 
 /** a socket that accepts `capacity` writes, then pushes back until drained */
 class FakeSink implements SseSink {

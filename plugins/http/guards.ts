@@ -5,26 +5,10 @@
 import { isIP } from 'node:net'
 import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { HttpError } from './http.ts'
+import { HttpError } from '../../core/kernel/errors.ts'
+import type { ClientRateLimit as ClientRateLimitContract, CrossSiteOptions, HostCheckOptions, RateRule } from '../../core/kernel/http-service.ts'
 
 // ---- rate limits
-
-/** at most `max` events per `windowSeconds` per client address */
-export interface RateRule { max: number; windowSeconds: number }
-
-/** JSON schema of one RateRule with its defaults, for plugin config schemas */
-export function rateRuleSchema (defaults: RateRule, description: string): Record<string, unknown> {
-  return {
-    type: 'object',
-    description,
-    properties: {
-      max: { type: 'integer', minimum: 1, default: defaults.max },
-      windowSeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: defaults.windowSeconds }
-    },
-    additionalProperties: false,
-    default: {}
-  }
-}
 
 /** Registers @fastify/rate-limit on the shared server unless another plugin already did.
  *  It limits nothing by itself (global: false): each ClientRateLimit opts in. */
@@ -37,7 +21,7 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>
 
 /** One counter per client address (request.ip: the socket's peer, or X-Forwarded-For when
  *  http.trustProxy is set; IPv6 counted per /64). `what` names the counted thing in the 429. */
-export class ClientRateLimit {
+export class ClientRateLimit implements ClientRateLimitContract {
   readonly #limiter: Limiter
   readonly #what: string
 
@@ -112,10 +96,6 @@ export function sameOrigin (origin: string, request: FastifyRequest, allowed: Re
   return authority(o.hostname, o.port, o.protocol) === authority(h.hostname, h.port, o.protocol)
 }
 
-export interface CrossSiteOptions {
-  /** extra origins (scheme://host[:port]) allowed to send state-changing requests */
-  allowedOrigins: readonly string[]
-}
 
 /** Refuses what a foreign page can make a browser send with the user's cookie or cached
  *  Basic credentials: a state-changing request whose body is not JSON (415: a cross-site
@@ -154,12 +134,6 @@ function hostnameOf (hostHeader: string): string | null {
   }
 }
 
-export interface HostCheckOptions {
-  /** the address the server is bound to */
-  bindHost: string
-  /** names (no port) clients may reach the server by besides IP literals and localhost */
-  allowedHosts: readonly string[]
-}
 
 /** A page on attacker.example whose name is re-pointed at 127.0.0.1 reaches the server with
  *  `Host: attacker.example`. Answer only to IP literals (no DNS involved), localhost, the bind

@@ -3,10 +3,10 @@
 // wallet keeps the name it signed with, so earlier messages stay readable. A user name that
 // equals a system label (one approved before the names were reserved) is never shown: the
 // label must only ever mean the system.
-import type { NameDirectory } from '../kernel/services.ts'
-import { normalizeAddress, vmAddressOf } from '../chain/address.ts'
-import type { AccountStore } from './store.ts'
-import { isReservedName } from './names.ts'
+import type { NameDirectory } from '../../core/kernel/services.ts'
+import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
+import type { AccountStore } from '../../core/accounts/store.ts'
+import { isReservedName } from '../../core/accounts/names.ts'
 
 export const FOUNDATION_NAME = 'foundation'
 

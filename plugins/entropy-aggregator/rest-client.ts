@@ -3,7 +3,7 @@
 // process, and by the node when --entropy-url points at an external source. Every call is
 // bounded in time: an unreachable source costs at most `timeoutMs`, never a hung request.
 import { DEFAULT_SOURCE_ID } from '../../config/entropy-sources.ts'
-import type { BeaconEvidence } from '../chain/types.ts'
+import type { BeaconEvidence } from '../../core/chain/types.ts'
 
 /** GET /api/health (SPEC 4.6). `reason` is ours: why status is not "ok" (null when it is). */
 export interface EntropyHealthResponse {

@@ -1,33 +1,16 @@
 // Builds a fastify server with the node's one error shape: {"error": "...", "phase"?}.
 // Every surface (public, dashboard, entropy) is built here so that invalid JSON, schema
 // failures, oversized bodies and unknown routes answer the same way everywhere. No route
-// lives in core: plugins add them.
+// lives here: plugins add them. The error class and body shape are the kernel's
+// (core/kernel/errors.ts), so a plugin throws HttpError without importing this plugin.
 import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import type { Logger } from 'pino'
+import { errorBody, HttpError } from '../../core/kernel/errors.ts'
+import type { ErrorBody } from '../../core/kernel/errors.ts'
+import type { HttpServerOptions } from '../../core/kernel/http-service.ts'
 
 export const BODY_LIMIT = 1024 * 1024
-
-/** An error a handler throws to answer a client: status + the spec's exact text. */
-export class HttpError extends Error {
-  readonly statusCode: number
-  readonly phase: string | undefined
-  readonly headers: Record<string, string>
-  readonly extra: Record<string, unknown>
-  constructor (statusCode: number, message: string, opts: { phase?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
-    super(message)
-    this.statusCode = statusCode
-    this.phase = opts.phase
-    this.headers = opts.headers ?? {}
-    this.extra = opts.extra ?? {}
-  }
-}
-
-export interface ErrorBody { error: string; phase?: string; [k: string]: unknown }
-
-export function errorBody (message: string, phase?: string, extra: Record<string, unknown> = {}): ErrorBody {
-  return phase === undefined ? { error: message, ...extra } : { error: message, phase, ...extra }
-}
 
 function validationMessage (err: FastifyError): string {
   const first = err.validation?.[0]
@@ -45,15 +28,6 @@ function send (reply: FastifyReply, status: number, body: ErrorBody): FastifyRep
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
-export interface HttpServerOptions {
-  logger: Logger
-  name: string
-  /** request logging is noisy for a node; off unless asked */
-  logRequests?: boolean
-  /** believe X-Forwarded-For / -Proto / -Host: true (any peer) or the proxies' addresses /
-   *  CIDRs; off by default, so request.ip is the socket's peer */
-  trustProxy?: boolean | string[]
-}
 
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({

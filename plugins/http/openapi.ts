@@ -1,5 +1,5 @@
 // OpenAPI publication (@fastify/swagger + swagger-ui at /docs) for any server built with
-// core/http.ts. Must be awaited before routes are added so every route is captured.
+// plugins/http/server.ts. Must be awaited before routes are added so every route is captured.
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'

@@ -2,7 +2,7 @@ import t from 'tap'
 import type { Test } from 'tap'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { EntropyRestClient, EntropyRestError, parseHealth } from '../../../core/entropy/rest-client.ts'
+import { EntropyRestClient, EntropyRestError, parseHealth } from '../../../plugins/entropy-aggregator/rest-client.ts'
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void
 

@@ -4,7 +4,9 @@
 import path from 'node:path'
 import { readFileSync } from 'node:fs'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import { COMMON_ASSET_PREFIX } from '../../core/kernel/http-service.ts'
+import type { WebPageOptions } from '../../core/kernel/http-service.ts'
 
 /** Same-origin only: pages load their own scripts and styles and call their own node's API. */
 export const PAGE_HEADERS = {
@@ -15,19 +17,8 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer'
 } as const
 
-export interface WebPageOptions {
-  /** the plugin's folder holding index.html and its assets */
-  webDir: string
-  /** where assets are served, e.g. /explorer/assets/ */
-  assetPrefix: string
-  /** paths answering with index.html, e.g. ['/explorer', '/explorer/'] */
-  paths: string[]
-  /** runs before the page is sent (e.g. redeem a login link into a cookie) */
-  beforeSend?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-}
 
-/** scripts and styles several pages share (core/web), served once per server */
-export const COMMON_ASSET_PREFIX = '/common/'
+/** scripts and styles several pages share (plugins/http/web), served once per server under COMMON_ASSET_PREFIX */
 const COMMON_DIR = path.join(import.meta.dirname, 'web')
 // keyed by the HTTP server: plugins may hand in different (encapsulated) fastify instances of it
 const serversWithCommon = new WeakSet<object>()

@@ -1,9 +1,9 @@
 // The faucet: 100 coin from the node's miner wallet to each newly approved user (SPEC 3).
 // A failure never fails the approval: the user starts at 0 and the reason goes to the log.
 import type { Logger } from 'pino'
-import type { WalletStore } from '../wallet.ts'
-import { submitFromWallet } from './custodial-tx.ts'
-import type { TxContext } from './custodial-tx.ts'
+import type { WalletStore } from '../../core/kernel/services.ts'
+import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
+import type { TxContext } from '../../core/accounts/custodial-tx.ts'
 
 export const FAUCET_DRIP_COIN = 100
 

@@ -1,0 +1,106 @@
+// The contract of the `http` service (provided by plugins/http): what a plugin needs to serve
+// HTTP the node's way without importing another plugin. A plugin declares `needs: ['http']`
+// and calls `ctx.resolve('http')`: servers with the one error shape, OpenAPI, web pages with
+// the node's security headers, per-client rate limits, the cross-site guard, the Host check
+// and the session cookie. Types only, plus the two values a manifest needs before any service
+// exists (its config schema for a rate rule, the shared assets' URL prefix).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
+import type { JsonSchema } from './plugin.ts'
+
+export interface HttpServerOptions {
+  logger: Logger
+  name: string
+  /** request logging is noisy for a node; off unless asked */
+  logRequests?: boolean
+  /** believe X-Forwarded-For / -Proto / -Host: true (any peer) or the proxies' addresses /
+   *  CIDRs; off by default, so request.ip is the socket's peer */
+  trustProxy?: boolean | string[]
+}
+
+/** at most `max` events per `windowSeconds` per client address */
+export interface RateRule { max: number; windowSeconds: number }
+
+/** JSON schema of one RateRule with its defaults, for plugin config schemas */
+export function rateRuleSchema (defaults: RateRule, description: string): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    properties: {
+      max: { type: 'integer', minimum: 1, default: defaults.max },
+      windowSeconds: { type: 'integer', minimum: 1, maximum: 86_400, default: defaults.windowSeconds }
+    },
+    additionalProperties: false,
+    default: {}
+  }
+}
+
+/** One counter per client address (request.ip; IPv6 counted per /64); refusals are 429s. */
+export interface ClientRateLimit {
+  /** counts this request; 429 once the client is over the limit */
+  take(request: FastifyRequest): Promise<void>
+  /** 429 when the client has used up the limit; counts nothing (pair with `count`) */
+  ensureUnder(request: FastifyRequest): Promise<void>
+  /** counts one event (a failure) without refusing this request */
+  count(request: FastifyRequest): Promise<void>
+  /** an onRequest hook that takes one count per request */
+  readonly hook: (request: FastifyRequest) => Promise<void>
+}
+
+export interface WebPageOptions {
+  /** the plugin's folder holding index.html and its assets */
+  webDir: string
+  /** where assets are served, e.g. /explorer/assets/ */
+  assetPrefix: string
+  /** paths answering with index.html, e.g. ['/explorer', '/explorer/'] */
+  paths: string[]
+  /** runs before the page is sent (e.g. redeem a login link into a cookie) */
+  beforeSend?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+}
+
+/** scripts and styles several pages share, served once per server under this prefix */
+export const COMMON_ASSET_PREFIX = '/common/'
+
+export interface CrossSiteOptions {
+  /** extra origins (scheme://host[:port]) allowed to send state-changing requests */
+  allowedOrigins: readonly string[]
+}
+
+export interface HostCheckOptions {
+  /** the address the server is bound to */
+  bindHost: string
+  /** names (no port) clients may reach the server by besides IP literals and localhost */
+  allowedHosts: readonly string[]
+}
+
+/** The session cookie of the public server (SPEC 5): `session`, HttpOnly, SameSite=Lax, Path=/. */
+export interface SessionCookies {
+  /** registers cookie parsing on the server unless another plugin already did */
+  ensureSupport(app: FastifyInstance): Promise<void>
+  tokenOf(request: FastifyRequest): string | undefined
+  /** `maxAgeSeconds`: the session's idle lifetime; `secure` when the request came over HTTPS */
+  set(reply: FastifyReply, token: string, opts: { maxAgeSeconds: number; secure?: boolean }): void
+  clear(reply: FastifyReply): void
+}
+
+export interface HttpService {
+  /** a fastify server answering every failure in the node's one error shape; not listening */
+  createServer(opts: HttpServerOptions): FastifyInstance
+  /** OpenAPI + swagger-ui at /docs; await it before adding routes so every route is captured */
+  publishOpenApi(app: FastifyInstance, info: { title: string; description: string; version: string }): Promise<void>
+  /** one HTML page with the node's security headers, its assets, and the shared assets */
+  registerWebPage(app: FastifyInstance, opts: WebPageOptions): Promise<void>
+  /** the headers every page is sent with */
+  readonly pageHeaders: Readonly<Record<string, string>>
+  /** registers the rate-limit support on the server unless another plugin already did */
+  ensureRateLimit(app: FastifyInstance): Promise<void>
+  /** a per-client limit on `app` (after ensureRateLimit); `what` names the counted thing in the 429 */
+  clientRateLimit(app: FastifyInstance, rule: RateRule, what: string): ClientRateLimit
+  /** refuses state-changing requests a foreign page can make a browser send (415 / 403) */
+  installCrossSiteGuard(app: FastifyInstance, opts: CrossSiteOptions): void
+  /** answers only to IP literals, localhost, the bind address and the listed names (DNS rebinding) */
+  installHostCheck(app: FastifyInstance, opts: HostCheckOptions): void
+  /** whether the request came over HTTPS, directly or per X-Forwarded-Proto from a trusted proxy */
+  cameOverHttps(request: FastifyRequest): boolean
+  readonly session: SessionCookies
+}
