@@ -45,7 +45,7 @@ t.test('SIGKILL during commits never corrupts the chain', async (t) => {
       let sum = 0n
       for await (const [, v] of tc.db.entries({ gte: 'acct:', lt: 'acct:\xff' })) sum += BigInt((JSON.parse(v.toString()) as { balance: string }).balance)
       t.equal(sum, tc.chain.totalSupply(), 'balances sum to the supply')
-      t.equal(tc.chain.totalSupply(), coinToBohm(2_000_000) + coinToBohm(5) * BigInt(tip.height) , 'supply = premine + subsidies of connected blocks')
+      t.equal(tc.chain.totalSupply(), coinToBohm(2_000_000) + coinToBohm(5) * BigInt(tip.height), 'supply = premine + subsidies of connected blocks')
       const block = await tc.chain.getBlockByHeight(tip.height)
       t.equal(block?.hash, tip.hash, 'tip block body stored')
       lastHeight = tip.height

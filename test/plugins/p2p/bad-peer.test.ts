@@ -19,7 +19,6 @@ function childOfTip (n: P2pTestNode, opts: Parameters<typeof mineBlock>[2] = {})
   return mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, opts)
 }
 
-
 t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is banned; the others carry on', async (t) => {
   const a = await startP2pNode()
   t.teardown(() => a.stop())
