@@ -73,8 +73,8 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
   const size = `${n.toLocaleString('en-US')} ${v.label}`
   const rows: BenchRow[] = [
     { family: 'sync', name: `initial sync of ${size} from one local peer`, unit: 'blocks/s', stats: summarize(syncRates), note: 'from node start (dial, handshake, headers, bodies) to tip' },
-    { family: 'sync', name: `  of which before the first block connects`, unit: 's', stats: summarize(firstBlock) },
-    { family: 'sync', name: `anchor connect rate of the same blocks from memory`, unit: 'blocks/s', stats: summarize(connectRates) },
+    { family: 'sync', name: '  of which before the first block connects', unit: 's', stats: summarize(firstBlock) },
+    { family: 'sync', name: 'anchor connect rate of the same blocks from memory', unit: 'blocks/s', stats: summarize(connectRates) },
     { family: 'sync', name: `memory: syncing node's RSS after ${size}`, unit: 'MiB', stats: summarize(rss), note: 'reported, not gated' },
     { family: 'sync', name: `memory: syncing node's JS heap after ${size}`, unit: 'MiB', stats: summarize(heap), note: 'after a full GC' },
     { family: 'sync', name: `memory: syncing node's external memory after ${size}`, unit: 'MiB', stats: summarize(external), note: 'Buffers and other memory V8 tracks outside its heap; the rest of RSS is native (RocksDB, libp2p, code)' }

@@ -121,7 +121,8 @@ function checkBeacon (params: NetworkParams, blockTime: number, b: BeaconEvidenc
     checkRandomness(input, b.round)
   } catch (err) {
     if (!(err instanceof BeaconVerificationError)) throw err
-    const code = err.failure === 'randomness' ? BlockErrorCode.ATTESTATION_BEACON_BAD_RANDOMNESS
+    const code = err.failure === 'randomness'
+      ? BlockErrorCode.ATTESTATION_BEACON_BAD_RANDOMNESS
       : err.failure === 'scheme' ? BlockErrorCode.ATTESTATION_UNKNOWN_SCHEME : BlockErrorCode.ATTESTATION_MALFORMED
     reject(code, `beacons[${i}] (${b.source}): ${err.message}`)
   }

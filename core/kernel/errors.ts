@@ -24,6 +24,5 @@ export function errorBody (message: string, phase?: string, extra: Record<string
   return phase === undefined ? { error: message, ...extra } : { error: message, phase, ...extra }
 }
 
-
 /** A command-line mistake the user can fix: printed as one line, exit code 2, no stack. */
 export class UsageError extends Error {}

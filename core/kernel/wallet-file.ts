@@ -38,4 +38,3 @@ export function writeWalletFile (file: string, w: Wallet): void {
 export function readWalletFile (file: string): Wallet {
   return walletFromFile(JSON.parse(readFileSync(file, 'utf8')) as Partial<WalletFile>, file)
 }
-

@@ -102,7 +102,7 @@ export class PowWorkerPool {
     try {
       checkSearch(startNonce, 0, request.difficulty)
     } catch (err) {
-      return Promise.reject(err as RangeError)
+      return Promise.reject(err instanceof Error ? err : new RangeError(String(err)))
     }
     if (this.#failure !== null) return Promise.reject(this.#failure)
     if (this.#closed || request.signal?.aborted === true) return Promise.resolve(null)

@@ -96,7 +96,6 @@ export function sameOrigin (origin: string, request: FastifyRequest, allowed: Re
   return authority(o.hostname, o.port, o.protocol) === authority(h.hostname, h.port, o.protocol)
 }
 
-
 /** Refuses what a foreign page can make a browser send with the user's cookie or cached
  *  Basic credentials: a state-changing request whose body is not JSON (415: a cross-site
  *  form can only send form or text bodies, and JSON needs a CORS preflight this server never
@@ -133,7 +132,6 @@ function hostnameOf (hostHeader: string): string | null {
     return null
   }
 }
-
 
 /** A page on attacker.example whose name is re-pointed at 127.0.0.1 reaches the server with
  *  `Host: attacker.example`. Answer only to IP literals (no DNS involved), localhost, the bind

@@ -5,7 +5,6 @@
 // (core/kernel/errors.ts), so a plugin throws HttpError without importing this plugin.
 import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
-import type { Logger } from 'pino'
 import { errorBody, HttpError } from '../../core/kernel/errors.ts'
 import type { ErrorBody } from '../../core/kernel/errors.ts'
 import type { HttpServerOptions } from '../../core/kernel/http-service.ts'
@@ -27,7 +26,6 @@ function validationMessage (err: FastifyError): string {
 function send (reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
-
 
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({

@@ -17,7 +17,6 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer'
 } as const
 
-
 /** scripts and styles several pages share (plugins/http/web), served once per server under COMMON_ASSET_PREFIX */
 const COMMON_DIR = path.join(import.meta.dirname, 'web')
 // keyed by the HTTP server: plugins may hand in different (encapsulated) fastify instances of it

@@ -307,7 +307,7 @@ export class P2p implements PeerService {
     this.#o.hooks.blockRejected.call({ hash, code: BlockErrorCode.BAD_FORMAT, reason, origin: 'peer' })
   }
 
-    #onDisconnect (id: string): void {
+  #onDisconnect (id: string): void {
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')

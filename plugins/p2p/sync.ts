@@ -92,7 +92,6 @@ const DEFAULT_BENCH_MS = 30_000
 const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
 
-
 const metaNode = (m: BlockMeta | undefined): HeaderNode | undefined => m === undefined || m.status === 'invalid'
   ? undefined
   : { hash: m.hash, height: m.height, timestamp: m.timestamp, previous_hash: m.previous_hash, difficulty: m.difficulty, work: BigInt(m.work) }

@@ -2,11 +2,9 @@
 // signup, create an invite, issue and revoke an API token, block and unblock.
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startChatNode, ADMIN_USER, ADMIN_PASSWORD } from '../plugins/messenger/fixtures/chat-node.ts'
-
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('an admin approves a pending signup in the browser', async (t) => {
   const node = await startChatNode()
@@ -18,7 +16,7 @@ t.test('an admin approves a pending signup in the browser', async (t) => {
     await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name } })
   }
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   // without credentials the page answers with a Basic challenge, which makes a browser prompt
   const anonymous = await browser.newContext()
   const denied = await anonymous.request.get(`${base}/admin`)

@@ -3,13 +3,11 @@
 // failed rule named when the served envelope is altered on the way (intercepted response).
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startExplorerNode } from '../plugins/explorer/fixtures/explorer-node.ts'
 import { devnetRound } from '../../core/entropy/devnet-beacon.ts'
 import type { BlockDetail } from '../../core/views/block-view.ts'
-
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('the block view shows the attestation and verifies it in the browser', async (t) => {
   const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', 'explorer'] })
@@ -19,7 +17,7 @@ t.test('the block view shows the attestation and verifies it in the browser', as
   await node.mine([])
   const base = `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}`
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page: Page = await browser.newPage()
   page.setDefaultTimeout(30_000)
   const pageErrors: string[] = []

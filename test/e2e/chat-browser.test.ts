@@ -3,11 +3,9 @@
 // link signs them in from a second browser.
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startChatNode, CHAT_PLUGINS } from '../plugins/messenger/fixtures/chat-node.ts'
-
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('invite signup -> send -> the message appears', async (t) => {
   const node = await startChatNode({ config: { stream: { heartbeatSeconds: 1 } }, plugins: [...CHAT_PLUGINS, 'explorer'] })
@@ -17,7 +15,7 @@ t.test('invite signup -> send -> the message appears', async (t) => {
   const base = `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}`
   const invite = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 2 })).json()
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page = await browser.newPage()
   page.setDefaultTimeout(10_000)
   const pageErrors: string[] = []

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { openTestChain, testParams, tmpDir, cleanup } from '../helpers/chain.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
+import { seededRandom } from '../helpers/random.ts'
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'commit-loop.ts')
 const CYCLES = 8
@@ -31,8 +32,9 @@ t.test('SIGKILL during commits never corrupts the chain', async (t) => {
   const dir = tmpDir('ledger-crash-')
   t.teardown(() => cleanup(dir))
   let lastHeight = 0
+  const random = seededRandom(20261124) // the extra milliseconds before each kill
   for (let cycle = 0; cycle < CYCLES; cycle++) {
-    await runAndKill(dir, 2 + (cycle % 3), Math.floor(Math.random() * 40))
+    await runAndKill(dir, 2 + (cycle % 3), Math.floor(random() * 40))
     const tc = await openTestChain(testParams(), dir)
     try {
       const tip = tc.chain.tip()
@@ -43,7 +45,7 @@ t.test('SIGKILL during commits never corrupts the chain', async (t) => {
       let sum = 0n
       for await (const [, v] of tc.db.entries({ gte: 'acct:', lt: 'acct:\xff' })) sum += BigInt((JSON.parse(v.toString()) as { balance: string }).balance)
       t.equal(sum, tc.chain.totalSupply(), 'balances sum to the supply')
-      t.equal(tc.chain.totalSupply(), coinToBohm(2_000_000) + coinToBohm(5) * BigInt(tip.height) , 'supply = premine + subsidies of connected blocks')
+      t.equal(tc.chain.totalSupply(), coinToBohm(2_000_000) + coinToBohm(5) * BigInt(tip.height), 'supply = premine + subsidies of connected blocks')
       const block = await tc.chain.getBlockByHeight(tip.height)
       t.equal(block?.hash, tip.hash, 'tip block body stored')
       lastHeight = tip.height

@@ -4,13 +4,11 @@
 // carries the node's page security headers; with requireAuth the page asks for the key.
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startDashboardNode } from '../plugins/dashboard/fixtures/dashboard-node.ts'
 import { PAGE_HEADERS } from '../../plugins/http/web-page.ts'
 import { mineBlock } from '../helpers/chain.ts'
-
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {
   const node = await startDashboardNode({ withServices: true, config: { dashboard: { port: 0 } } })
@@ -25,7 +23,7 @@ t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {
   t.equal((await fetch(`${base}/dashboard/vendor/uplot/package.json`)).status, 404, 'only the files the page loads')
   t.match(await (await fetch(`${base}/api`)).json(), { service: 'dashboard', page: '/' }, 'the JSON index moved to /api')
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page = await browser.newPage()
   page.setDefaultTimeout(15_000)
   const pageErrors: string[] = []
@@ -87,7 +85,7 @@ t.test('requireAuth: the page loads, asks for the key, then shows the node', asy
   await node.mine([])
   const base = `http://127.0.0.1:${(node.dash.server.address() as AddressInfo).port}`
   t.equal((await fetch(`${base}/api/chain`)).status, 401, 'reads still need the key')
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page = await browser.newPage()
   page.setDefaultTimeout(15_000)
   await page.goto(`${base}/`)

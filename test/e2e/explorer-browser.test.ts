@@ -3,8 +3,8 @@
 import t from 'tap'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { generateWallet } from '../helpers/chain.ts'
 import { vmAddressOf } from '../../core/chain/address.ts'
 import { startExplorerNode } from '../plugins/explorer/fixtures/explorer-node.ts'
@@ -14,7 +14,6 @@ import { compiled, deployTx, callTx } from '../helpers/contracts.ts'
 import { getExample } from '../../core/contracts/index.ts'
 import { contractAddress } from '../../core/vm/index.ts'
 
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 const NAMES_PLUGIN = { path: path.join(import.meta.dirname, '..', 'plugins', 'explorer', 'fixtures', 'names-plugin.ts') }
 const ABIS_PLUGIN = { path: path.join(import.meta.dirname, '..', 'plugins', 'explorer', 'fixtures', 'abis-plugin.ts') }
 
@@ -31,7 +30,7 @@ t.test('browsing the explorer page', async (t) => {
   await node.mine([chat])
   const base = `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}`
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page: Page = await browser.newPage()
   page.setDefaultTimeout(10_000)
   const pageErrors: string[] = []

@@ -3,11 +3,9 @@
 // paid and, in a block, the line disappears and the balance shows the 100 coin.
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startChatNode } from '../plugins/messenger/fixtures/chat-node.ts'
-
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 
 t.test('chat header: waiting in line, then paid', async (t) => {
   const node = await startChatNode({ config: { stream: { heartbeatSeconds: 1 } } })
@@ -17,7 +15,7 @@ t.test('chat header: waiting in line, then paid', async (t) => {
   const invite = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 5 })).json()
   await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name: 'first', invite_code: invite.code } })
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page = await browser.newPage()
   page.setDefaultTimeout(15_000)
   const pageErrors: string[] = []

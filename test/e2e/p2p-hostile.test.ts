@@ -4,12 +4,12 @@
 // and in step, and its disk and RSS stay bounded. (test/e2e/p2p-bad-peer.test.ts covers
 // invalid blocks and garbage frames.)
 import t from 'tap'
-import crypto from 'node:crypto'
 import { NETWORKS } from '../../config/networks.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../helpers/chain.ts'
+import { seededBytes } from '../helpers/random.ts'
 import { encodeBlock } from '../../core/chain/tx-codec.ts'
 import type { ParentRef } from '../helpers/chain.ts'
 import { waitUntil } from '../plugins/p2p/fixtures/processes.ts'
@@ -87,7 +87,7 @@ t.test('a peer claiming work it never delivers, answering headers just under the
   const whileAnswering: string[] = []
   const rogue = await startRogue(t, params, victim.address, () => {
     statusCalls++
-    return status({ best_height: 1_000_000 + statusCalls, best_hash: crypto.randomBytes(64).toString('hex'), best_work: (10n ** 60n).toString() })
+    return status({ best_height: 1_000_000 + statusCalls, best_hash: seededBytes(`unbacked claim ${statusCalls}`, 64).toString('hex'), best_work: (10n ** 60n).toString() })
   }, {
     headers: async () => {
       headerCalls++

@@ -4,11 +4,10 @@
 // Then sign in with an API token instead.
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
+import { launchChromium } from '../helpers/browser.ts'
 import { startPlaygroundNode } from '../plugins/playground/fixtures/playground-node.ts'
 
-const LAUNCH = { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }
 const BROKEN = 'contract C {\n    storage n: uint @ 0;\n    pub fn f() -> uint {\n        return x;\n    }\n}\n'
 
 t.test('using the playground page', async (t) => {
@@ -35,7 +34,7 @@ t.test('using the playground page', async (t) => {
     node.mine().catch((err: unknown) => { t.fail(`mining failed: ${String(err)}`) }).finally(() => { mining = false })
   }, 200)
 
-  browser = await chromium.launch(LAUNCH)
+  browser = await launchChromium()
   const page: Page = await browser.newPage()
   page.setDefaultTimeout(15_000)
   const pageErrors: string[] = []

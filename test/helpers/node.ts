@@ -1,6 +1,7 @@
 // Boots a real kernel in-process on a temporary data dir, for plugin and HTTP tests
 // (fastify.inject or port 0). Real processes belong in test/e2e/.
 import { rmSync } from 'node:fs'
+import type { Logger } from 'pino'
 import { resolveConfig } from '../../core/kernel/config.ts'
 import type { PluginEntry, UserConfig } from '../../core/kernel/config.ts'
 import { Kernel } from '../../core/kernel/kernel.ts'
@@ -24,6 +25,8 @@ export interface TestNodeOptions {
   start?: boolean
   /** keep the data dir after stop (restart tests) */
   keepData?: boolean
+  /** default: silent */
+  logger?: Logger
 }
 
 export async function startTestNode (opts: TestNodeOptions): Promise<TestNode> {
@@ -39,7 +42,7 @@ export async function startTestNode (opts: TestNodeOptions): Promise<TestNode> {
     plugins: opts.plugins,
     dataDir
   })
-  const kernel = new Kernel(config, silentLogger, opts.params ?? testParams())
+  const kernel = new Kernel(config, opts.logger ?? silentLogger, opts.params ?? testParams())
   await kernel.boot()
   if (opts.start !== false) await kernel.start()
   return {

@@ -152,11 +152,13 @@ function renderInvites (invites) {
   fill($('invites'), [...invites].reverse().map((i) => row(i.code,
     cell(i.code, i.revoked ? 'revoked' : undefined), cell(`${i.used} / ${i.max_uses}`), cell(i.remaining), cell(when(i.created_at)),
     cell(i.revoked ? 'revoked' : i.remaining === 0 ? 'used up' : 'active'),
-    actions(i.revoked ? '' : button('Revoke', async () => {
-      await api('POST', '/api/admin/invites/revoke', { code: i.code })
-      flash(`${i.code} revoked`)
-      await refresh()
-    }, 'danger'))
+    actions(i.revoked
+      ? ''
+      : button('Revoke', async () => {
+        await api('POST', '/api/admin/invites/revoke', { code: i.code })
+        flash(`${i.code} revoked`)
+        await refresh()
+      }, 'danger'))
   )), 6, 'No invite codes yet.')
 }
 
@@ -164,11 +166,13 @@ function renderTokens (tokens) {
   fill($('tokens'), [...tokens].reverse().map((t) => row(t.label,
     cell(t.label, t.revoked_at !== null ? 'revoked' : undefined), cell(t.name), cell(t.scope), cell(when(t.created_at)), cell(when(t.last_used_at)),
     cell(t.revoked_at !== null ? `revoked ${when(t.revoked_at)}` : 'active'),
-    actions(t.revoked_at !== null ? '' : button('Revoke', async () => {
-      await api('POST', '/api/admin/tokens/revoke', { id: t.id })
-      flash(`token "${t.label}" revoked`)
-      await refresh()
-    }, 'danger'))
+    actions(t.revoked_at !== null
+      ? ''
+      : button('Revoke', async () => {
+        await api('POST', '/api/admin/tokens/revoke', { id: t.id })
+        flash(`token "${t.label}" revoked`)
+        await refresh()
+      }, 'danger'))
   )), 7, 'No API tokens yet.')
 }
 

@@ -55,7 +55,6 @@ function loadSaved () {
 
 // ---- helpers
 
-
 const short = (s, keep = 8) => (s.length > keep * 2 + 1 ? `${s.slice(0, keep)}…${s.slice(-6)}` : s)
 
 async function api (method, url, body) {
@@ -90,7 +89,6 @@ function errorText (data) {
 }
 
 // ---- words as the ABI types read them
-
 
 // ---- sign-in
 
@@ -305,7 +303,7 @@ async function runRead (method, inputs, gas, result, error) {
   const value = !q.success
     ? `failed: ${q.revert_reason ?? q.error ?? 'reverted'}`
     : q.return_hex === '' ? '(nothing)' : method.returns !== null && q.return_hex.length === 64 ? decodeWord(q.return_hex, method.returns) : `0x${q.return_hex}`
-  result.replaceChildren(h('span', { class: 'muted' }, `→ `), h('output', { class: q.success ? 'value' : 'value failed' }, value),
+  result.replaceChildren(h('span', { class: 'muted' }, '→ '), h('output', { class: q.success ? 'value' : 'value failed' }, value),
     h('span', { class: 'muted' }, ` · block #${q.block_height} · ${q.gas_used.toLocaleString('en-US')} gas, free`))
   result.dataset.success = String(q.success)
   result.hidden = false

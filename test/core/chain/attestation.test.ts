@@ -20,6 +20,7 @@ import { NETWORKS } from '../../../config/networks.ts'
 import { getMldsaCore } from '../../../core/crypto/mldsa.ts'
 import { testParams, makeAttestation, rederive, TEST_REGISTRY } from '../../helpers/chain.ts'
 import { monobitRatio, fanoFactor } from '../../../core/entropy/health.ts'
+import { seededBytes } from '../../helpers/random.ts'
 
 const params = testParams()
 const NOW = 1767225700
@@ -55,8 +56,8 @@ t.test('rule 1: 64 bytes obtained, 32 seed + 32 proof', async (t) => {
     t.pass(name)
   }
   const input = { beacons: [], source: 'self-hosted', device: 'd', proofType: 'p', poolSize: 64, timestamp: NOW }
-  t.throws(() => buildAttestation({ ...input, localEntropy: crypto.randomBytes(31) }), RangeError)
-  t.throws(() => buildAttestation({ ...input, localEntropy: crypto.randomBytes(33) }), RangeError)
+  t.throws(() => buildAttestation({ ...input, localEntropy: seededBytes('31 bytes', 31) }), RangeError)
+  t.throws(() => buildAttestation({ ...input, localEntropy: seededBytes('33 bytes', 33) }), RangeError)
 })
 
 t.test('rule 2: the envelope must be present', async (t) => {
@@ -182,8 +183,8 @@ const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../.
 
 /** A valid envelope quoting the given rounds (local entropy redrawn until the health bounds pass). */
 function envelopeOf (p: NetworkParams, source: string, beacons: BeaconEvidence[], timestamp: number): Attestation {
-  for (;;) {
-    const env = buildAttestation({ beacons, localEntropy: crypto.randomBytes(32), source, device: 'd', proofType: 'p', poolSize: 65536, timestamp })
+  for (let draw = 0; ; draw++) {
+    const env = buildAttestation({ beacons, localEntropy: seededBytes(`local entropy ${source} ${timestamp} ${draw}`, 32), source, device: 'd', proofType: 'p', poolSize: 65536, timestamp })
     if (healthViolation(env.health, p.healthBounds) === null) return env
   }
 }

@@ -25,7 +25,7 @@ t.test('exact bytes of each kind (the spec in docs/chain.md)', async (t) => {
 t.test('every value round-trips and re-encodes to its bytes', async (t) => {
   const values: unknown[] = [
     0, 1, -1, 1e21, 5e-324, Number.MAX_SAFE_INTEGER, 0.1, '', 'héllo — ✓ \u2028', '\ufeffbom', 'ab'.repeat(5000),
-    [], {}, [[[]]], { __proto__: 1, constructor: 'x' }, { 'é': 1, e: 2, Z: 3, '': 4 },
+    [], {}, [[[]]], { __proto__: 1, constructor: 'x' }, { é: 1, e: 2, Z: 3, '': 4 },
     { sender: 'mining_reward', data: { public_key: 'ab'.repeat(1296), memo: 'hi', nested: [1, { z: null }] } }
   ]
   for (const v of values) {
@@ -44,7 +44,7 @@ t.test('values with no canonical form are refused', async (t) => {
   t.throws(() => encodeBinaryJson(NaN), BinaryJsonError)
   t.throws(() => encodeBinaryJson(Infinity), BinaryJsonError)
   t.throws(() => encodeBinaryJson('\ud800'), BinaryJsonError, 'a lone surrogate')
-  t.throws(() => encodeBinaryJson({ ['\udc00']: 1 }), BinaryJsonError, 'a lone surrogate in a key')
+  t.throws(() => encodeBinaryJson({ '\udc00': 1 }), BinaryJsonError, 'a lone surrogate in a key')
   t.throws(() => encodeBinaryJson(1n), BinaryJsonError)
   t.throws(() => encodeBinaryJson(() => 1), BinaryJsonError)
   let deep: unknown = 1

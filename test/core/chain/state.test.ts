@@ -16,6 +16,7 @@ class MemoryStore implements KvStore {
       else this.map.delete(op.key)
     }
   }
+
   async * entries (_range: KvRange): AsyncIterable<[string, Buffer]> { yield * this.map.entries() }
   async * keys (_range: KvRange): AsyncIterable<string> { yield * this.map.keys() }
   async close (): Promise<void> {}

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { randomBytes } from 'node:crypto'
+import { seededBytes } from '../../helpers/random.ts'
 import { monobitRatio, fanoFactor, healthSnapshot, healthViolation } from '../../../core/entropy/health.ts'
 import { NETWORKS } from '../../../config/networks.ts'
 
@@ -21,6 +21,7 @@ t.test('Fano factor: hand-computed 2-bit window counts', async (t) => {
 
 t.test('uniform random bytes land inside the chain bounds: 64-byte draws', async (t) => {
   const samples = 20_000
+  const draws64 = seededBytes('health: 64-byte draws', samples * 64)
   let fanoOut = 0
   let monobitOut = 0
   let fanoSum = 0
@@ -28,7 +29,7 @@ t.test('uniform random bytes land inside the chain bounds: 64-byte draws', async
   let fanoMin = Infinity
   let fanoMax = -Infinity
   for (let i = 0; i < samples; i++) {
-    const s = healthSnapshot(randomBytes(64))
+    const s = healthSnapshot(draws64.subarray(i * 64, (i + 1) * 64))
     if (s.fano_factor < bounds.fano[0] || s.fano_factor > bounds.fano[1]) fanoOut++
     if (s.monobit_ratio < bounds.monobit[0] || s.monobit_ratio > bounds.monobit[1]) monobitOut++
     fanoSum += s.fano_factor
@@ -48,7 +49,7 @@ t.test('uniform random bytes land inside the chain bounds: 64-byte draws', async
 
 t.test('uniform random bytes land near 1.0 and 0.5: 32 KB batches', async (t) => {
   for (let i = 0; i < 40; i++) {
-    const s = healthSnapshot(randomBytes(32 * 1024))
+    const s = healthSnapshot(seededBytes(`health: 32 KB batch ${i}`, 32 * 1024))
     t.equal(healthViolation(s, bounds), null)
     t.ok(Math.abs(s.fano_factor - 1) < 0.02 && Math.abs(s.monobit_ratio - 0.5) < 0.01, `sample ${i}: ${JSON.stringify(s)}`)
   }

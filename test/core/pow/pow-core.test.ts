@@ -6,6 +6,7 @@ import type { PowCore } from '../../../core/pow/pow-core.ts'
 import { sha3_512 } from '../../../core/crypto/sha3.ts'
 import { simdSupported, wasmScalarPowCore, wasmSimdPowCore } from '../../../core/pow/pow-wasm.ts'
 import { jsPowCore } from '../../../core/pow/pow-js.ts'
+import { seededBytes } from '../../helpers/random.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 // all three cores, each under its own name: the SIMD core, the scalar WASM core, the JS twin
@@ -39,7 +40,7 @@ t.test('this engine has WebAssembly SIMD, so the node mines with the SIMD core',
 })
 
 t.test('the SIMD core pairs nonces: a winner in either half, odd starts and counts', async (t) => {
-  const prefix = crypto.randomBytes(264)
+  const prefix = seededBytes('simd pairs', 264)
   const scalar = wasmScalarPowCore.search(prefix, 0, 1 << 20, 3)
   t.ok(scalar.found)
   for (const start of [scalar.nonce - 3, scalar.nonce - 2, scalar.nonce - 1, scalar.nonce]) {
@@ -70,7 +71,7 @@ t.test('getPowCore returns each kind and refuses others', async (t) => {
 
 t.test('hashHeader is SHA3-512(prefix ‖ nonce as uint64 big-endian)', async (t) => {
   for (const length of prefixLengths) {
-    const prefix = crypto.randomBytes(length)
+    const prefix = seededBytes(`hashHeader prefix ${length}`, length)
     for (const nonce of edgeNonces) {
       const expected = crypto.hash('sha3-512', header(prefix, nonce))
       t.equal(hex(sha3_512(header(prefix, nonce))), expected, `facade, prefix ${length}, nonce ${nonce}`)
@@ -81,7 +82,7 @@ t.test('hashHeader is SHA3-512(prefix ‖ nonce as uint64 big-endian)', async (t
 
 t.test('every core finds the same first nonce, and it is the first', async (t) => {
   for (const length of prefixLengths) {
-    const prefix = crypto.randomBytes(length)
+    const prefix = seededBytes(`first nonce prefix ${length}`, length)
     const difficulty = length === 264 ? 4 : 3
     const start = length * 1000 + 2 ** 32 - 3000 // some searches cross a 2^32 carry
     const [wasm, scalar, js] = cores.map((core) => core.search(prefix, start, 1 << 20, difficulty))
@@ -102,7 +103,7 @@ t.test('every core finds the same first nonce, and it is the first', async (t) =
 })
 
 t.test('a search that finds nothing reports where to go on', async (t) => {
-  const prefix = crypto.randomBytes(264)
+  const prefix = seededBytes('finds nothing', 264)
   for (const core of cores) {
     t.same(core.search(prefix, 500, 300, 40), { found: false, nonce: 800, hash: null, tried: 300 }, core.name)
     t.same(core.search(prefix, 7, 0, 1), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.name}, count 0`)
@@ -113,7 +114,7 @@ t.test('a search that finds nothing reports where to go on', async (t) => {
 })
 
 t.test('the midstate follows the prefix, even one changed in place', async (t) => {
-  const a = crypto.randomBytes(264)
+  const a = seededBytes('midstate', 264)
   const b = Buffer.from(a)
   b[10] = b[10]! ^ 1 // same length, one whole block differs
   const c = Buffer.from(a)
@@ -126,7 +127,7 @@ t.test('the midstate follows the prefix, even one changed in place', async (t) =
     core.hashHeader(mutable, 1)
     mutable[0] = mutable[0]! ^ 0xff
     t.equal(hex(core.hashHeader(mutable, 1)), crypto.hash('sha3-512', header(mutable, 1)), `${core.name}: caller mutated the prefix`)
-    const big = crypto.randomBytes(150_000) // longer than the WASM core's input buffer
+    const big = seededBytes('150 kB prefix', 150_000) // longer than the WASM core's input buffer
     t.equal(hex(core.hashHeader(big, 3)), crypto.hash('sha3-512', header(big, 3)), `${core.name}: 150 kB prefix`)
   }
 })

@@ -1,5 +1,5 @@
-import crypto from 'node:crypto'
 import t from 'tap'
+import { seededBytes } from '../../helpers/random.ts'
 import { PowWorkerPool } from '../../../core/pow/worker-pool.ts'
 import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
 
@@ -25,7 +25,7 @@ for (const core of ['wasm', 'js'] as const) {
   t.test(`${core} pool finds a valid nonce`, async (t) => {
     const pool = new PowWorkerPool({ threads: 2, core })
     t.teardown(async () => { await pool.close() })
-    const prefix = crypto.randomBytes(264)
+    const prefix = seededBytes(`${core} pool prefix`, 264)
     const result = await within(pool.search({ prefix, difficulty: 3, startNonce: 1_000_000 }), 20_000, 'search')
     t.ok(result !== null)
     t.ok(result!.nonce >= 1_000_000, 'at or after startNonce')
@@ -41,15 +41,14 @@ t.test('abort resolves null and the workers stop', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
   t.teardown(async () => { await pool.close() })
   const controller = new AbortController()
-  const search = pool.search({ prefix: crypto.randomBytes(264), difficulty: IMPOSSIBLE, signal: controller.signal })
+  const search = pool.search({ prefix: seededBytes('aborted search', 264), difficulty: IMPOSSIBLE, signal: controller.signal })
   await until(() => pool.hashesTried > 0, 20_000, 'hashing')
   controller.abort()
   t.equal(await within(search, 1000, 'aborted search'), null)
-  // a chunk already in flight may still finish; after that the count must stand still
-  let last = -1
-  await until(() => { const now = pool.hashesTried; const still = now === last; last = now; return still }, 20_000, 'hashing to stop')
-  await pause(200)
-  t.equal(pool.hashesTried, last, 'no hashing after the abort')
+  // A worker takes its next job only once it has left the one before: a search near the end of
+  // the nonce space, which ends when every worker has answered it, shows they all stopped.
+  const tail = pool.search({ prefix: new Uint8Array(264), difficulty: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 })
+  t.equal(await within(tail, 20_000, 'a search every worker answers'), null, 'every worker left the aborted search')
   const rate = pool.hashRate
   await pause(50)
   t.equal(pool.hashRate, rate, 'the rate of an ended search is frozen')
@@ -64,9 +63,9 @@ t.test('an already aborted signal resolves null at once', async (t) => {
 t.test('a newer search replaces the running one', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
   t.teardown(async () => { await pool.close() })
-  const first = pool.search({ prefix: crypto.randomBytes(264), difficulty: IMPOSSIBLE })
-  await pause(50)
-  const prefix = crypto.randomBytes(264)
+  const first = pool.search({ prefix: seededBytes('replaced search', 264), difficulty: IMPOSSIBLE })
+  await until(() => pool.hashesTried > 0, 20_000, 'the first search hashing')
+  const prefix = seededBytes('replacing search', 264)
   const second = pool.search({ prefix, difficulty: 2 })
   t.equal(await within(first, 1000, 'replaced search'), null)
   const result = await within(second, 20_000, 'new search')
@@ -83,8 +82,8 @@ t.test('running off the end of the nonce space resolves null', async (t) => {
 
 t.test('close stops a running search and the pool', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'js' })
-  const running = pool.search({ prefix: crypto.randomBytes(100), difficulty: IMPOSSIBLE })
-  await pause(50)
+  const running = pool.search({ prefix: seededBytes('search on a closing pool', 100), difficulty: IMPOSSIBLE })
+  await until(() => pool.hashesTried > 0, 20_000, 'the search hashing')
   await within(pool.close(), 5000, 'close')
   t.equal(await within(running, 1000, 'search on a closed pool'), null)
   t.equal(await pool.search({ prefix: new Uint8Array(1), difficulty: 1 }), null, 'a closed pool finds nothing')

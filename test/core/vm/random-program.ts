@@ -14,6 +14,7 @@ export class Rng {
     this.#state = x
     return x
   }
+
   int (n: number): number { return this.next() % n }
   chance (p: number): boolean { return this.next() / 0x100000000 < p }
   pick<T> (items: readonly T[]): T { return items[this.int(items.length)] as T }
@@ -48,20 +49,21 @@ export function randomProgram (rng: Rng, callee: string, length: number): string
   let labels = 0
   const pendingLabels: number[] = []
   const push = (): void => { parts.push(`PUSH ${randomWord(rng)}`) }
+  const words = (n: number): string[] => Array.from({ length: n }, () => `PUSH ${randomWord(rng)}`)
   for (let i = 0; i < length; i++) {
     if (pendingLabels.length > 0 && rng.chance(0.15)) parts.push(`L${pendingLabels.shift() as number}: JUMPDEST`)
     const roll = rng.int(100)
     if (roll < 30) push()
-    else if (roll < 48) { push(); push(); parts.push(rng.pick(BINARY)) }
-    else if (roll < 51) { push(); push(); push(); parts.push(rng.pick(TERNARY)) }
+    else if (roll < 48) parts.push(...words(2), rng.pick(BINARY))
+    else if (roll < 51) parts.push(...words(3), rng.pick(TERNARY))
     else if (roll < 54) parts.push(rng.pick(UNARY))
     else if (roll < 58) parts.push(rng.pick(NULLARY))
     else if (roll < 62) parts.push(`${rng.pick(['DUP', 'SWAP'])}${1 + rng.int(4)}`)
     else if (roll < 64) parts.push('POP')
-    else if (roll < 69) { push(); parts.push(smallOffset(rng), rng.pick(['MSTORE', 'MSTORE8'])) }
+    else if (roll < 69) parts.push(...words(1), smallOffset(rng), rng.pick(['MSTORE', 'MSTORE8']))
     else if (roll < 71) parts.push(smallOffset(rng), 'MLOAD')
     else if (roll < 74) parts.push(`PUSH1 ${rng.int(4)}`, 'SLOAD')
-    else if (roll < 77) { push(); parts.push(`PUSH1 ${rng.int(4)}`, 'SSTORE') }
+    else if (roll < 77) parts.push(...words(1), `PUSH1 ${rng.int(4)}`, 'SSTORE')
     else if (roll < 79) parts.push(smallLength(rng), smallOffset(rng), 'SHA3')
     else if (roll < 81) parts.push(smallOffset(rng), 'CALLDATALOAD')
     else if (roll < 83) parts.push(smallLength(rng), smallOffset(rng), smallOffset(rng), rng.pick(['CALLDATACOPY', 'CODECOPY', 'RETURNDATACOPY']))

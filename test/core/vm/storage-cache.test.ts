@@ -54,7 +54,6 @@ for (const [core, reads] of [['wasm', 10], ['wasm', 8300], ['js', 10], ['js', 83
     t.equal(receipt.return_data, w(0x42) + w(0) + w(0) + w(7), 'A sees its re-entrant write, not the reverted ones')
     t.strictSame(state.dump()[A]?.storage, { '0x1': '0x42', '0x3e8': '0x8', '0x3e9': '0x6', '0x7530': '0x7' })
   })
-
 }
 
 for (const core of ['wasm', 'js'] as const) {

@@ -3,7 +3,7 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import crypto from 'node:crypto'
-import { openTestChain, mineBlock, sealBlock, sealWithoutPow, makeAttestation, rederive, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
+import { openTestChain, mineBlock, sealWithoutPow, makeAttestation, rederive, transfer, devWallet, generateWallet, cleanup, testParams } from '../../helpers/chain.ts'
 import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
 import { devnetRound } from '../../../core/entropy/devnet-beacon.ts'
 import { beaconSigner } from '../../../core/entropy/beacon-signer.ts'
@@ -17,6 +17,7 @@ import { systemTransaction, txId } from '../../../core/chain/tx.ts'
 import { commitmentOf } from '../../../core/chain/attestation.ts'
 import { coinToBohm } from '../../../core/chain/money.ts'
 import { NETWORKS } from '../../../config/networks.ts'
+import { seededBytes } from '../../helpers/random.ts'
 
 const dev = devWallet()
 
@@ -85,7 +86,7 @@ t.test('block rules', async (t) => {
   t.test('BAD_HEIGHT and PARENT_UNKNOWN (parent linkage)', async (t) => {
     await refused(t, tc, next({ tamper: (b) => { b.height += 1 } }), BlockErrorCode.BAD_HEIGHT, /parent height \+ 1/)
     await refused(t, tc, next({ tamper: (b) => { b.height = 1 } }), BlockErrorCode.BAD_HEIGHT)
-    await refused(t, tc, next({ tamper: (b) => { b.previous_hash = crypto.randomBytes(64).toString('hex') } }), BlockErrorCode.PARENT_UNKNOWN, /unknown/)
+    await refused(t, tc, next({ tamper: (b) => { b.previous_hash = seededBytes('unknown parent', 64).toString('hex') } }), BlockErrorCode.PARENT_UNKNOWN, /unknown/)
   })
 
   t.test('BAD_HASH', async (t) => {
@@ -241,10 +242,10 @@ t.test('block rules', async (t) => {
     await refused(t, tc, at({ rounds: { 'beacon-devnet': roundAt(ts - 61) - 1 } }), BlockErrorCode.ATTESTATION_BEACON_STALE, /older than the block \(limit 60 s\)/)
     await refused(t, tc, at({ rounds: { 'beacon-devnet': roundAt(ts + 6) + 1 } }), BlockErrorCode.ATTESTATION_BEACON_FUTURE, /after the block's timestamp \(limit 5 s\)/)
     const seedChosen = makeAttestation(ts)
-    seedChosen.entropy_seed = crypto.randomBytes(32).toString('hex')
+    seedChosen.entropy_seed = seededBytes('chosen seed', 32).toString('hex')
     await refused(t, tc, next({ timestamp: ts, attestation: seedChosen }), BlockErrorCode.ATTESTATION_NOT_DERIVED, /not SHA3-512\("ledger-entropy-v2"/)
     const proofChosen = makeAttestation(ts)
-    proofChosen.entropy_proof = crypto.randomBytes(32).toString('hex')
+    proofChosen.entropy_proof = seededBytes('chosen proof', 32).toString('hex')
     proofChosen.commitment = commitmentOf(proofChosen.entropy_proof)
     await refused(t, tc, next({ timestamp: ts, attestation: proofChosen }), BlockErrorCode.ATTESTATION_NOT_DERIVED)
     await refused(t, tc, at({ source: 'self-hosted' }), BlockErrorCode.ATTESTATION_UNVERIFIABLE, /needs at least 1 verifiable beacon round/)

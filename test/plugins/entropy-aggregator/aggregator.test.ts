@@ -90,14 +90,22 @@ t.test('background refill below 50%, never above capacity', async (t) => {
   t.teardown(() => agg.stop())
   await agg.start(5000)
   t.equal(agg.pool.available, 800, 'warm-up filled one batch')
+  // take() wakes the sleeping task synchronously, and a round asks its sources before its first
+  // await: whether a take started a refill is settled by the end of the event loop's turn
+  const endOfTurn = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
+  await endOfTurn() // the task is asleep until the next probe
   const callsBefore = local.calls
   agg.take(350)
   t.equal(agg.pool.available, 450, 'below the 50% threshold now')
+  await endOfTurn()
+  t.equal(local.calls, callsBefore + 1, 'the take woke the background task, which asked the sources at once')
   await until(() => agg.pool.available > 450, 5000, 'background refill')
   t.equal(agg.pool.available, 1000, 'refilled, cut at the capacity')
-  t.ok(local.calls > callsBefore, 'the sources were asked again by the background task')
+  await endOfTurn()
+  const callsFull = local.calls
   agg.take(100)
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  await endOfTurn()
+  t.equal(local.calls, callsFull, 'above the threshold: the sources were not asked')
   t.equal(agg.pool.available, 900, 'above the threshold: no refill')
 })
 

@@ -65,9 +65,10 @@ t.test('cross-site requests', async (t) => {
 })
 
 t.test('the session cookie is Secure when the request came over HTTPS', async (t) => {
+  let logins = 0
   const login = async (node: Awaited<ReturnType<typeof startChatNode>>, headers: Record<string, string>) => {
     const invite = (await node.admin('POST', '/api/admin/invites/create', { max_uses: 5 })).json()
-    const name = `u${Math.floor(Math.random() * 1e6)}`
+    const name = `user-${++logins}`
     const res = await node.app.inject({ method: 'POST', url: '/api/signup', headers, payload: { name, invite_code: invite.code } })
     return res.cookies.find((c) => c.name === 'session')
   }

@@ -46,7 +46,15 @@ t.test('the miner halts without entropy and resumes when the source returns', as
     return !s.mining_active && !s.qrng_reachable
   })
   const haltedAt = chain.tip().height
-  await new Promise((resolve) => setTimeout(resolve, 2500))
+  // the halted miner keeps asking for entropy (with a backoff): let it be refused twice more
+  const entropy = node.resolve('entropy')
+  const getBytes = entropy.getBytes.bind(entropy)
+  let refused = 0
+  entropy.getBytes = async (n) => {
+    try { return await getBytes(n) } catch (err) { refused++; throw err }
+  }
+  t.teardown(() => { entropy.getBytes = getBytes })
+  await until('the miner to be refused entropy twice more', () => refused >= 2)
   t.ok(chain.tip().height <= haltedAt + 1, 'no block is mined without a source (one search may have been under way)')
 
   server = await serve(port)

@@ -48,7 +48,7 @@ t.test('acceptTappedTransactions: reorder across senders and per-sender prefixes
 
 t.test('the real miner honours a reordering tap and refuses a broken one', async (t) => {
   const params = testParams()
-  const node = await startTestNode({ plugins: ['storage', 'consensus', 'entropy-aggregator', 'miner', TAP_PLUGIN], config: { miner: { threads: 1 } }, params, start: false })
+  const node = await startTestNode({ plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner', TAP_PLUGIN], config: { miner: { threads: 1 } }, params, start: false })
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   const mempool = node.resolve('mempool')

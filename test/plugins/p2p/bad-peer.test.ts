@@ -19,7 +19,6 @@ function childOfTip (n: P2pTestNode, opts: Parameters<typeof mineBlock>[2] = {})
   return mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, opts)
 }
 
-
 t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is banned; the others carry on', async (t) => {
   const a = await startP2pNode()
   t.teardown(() => a.stop())
@@ -46,9 +45,18 @@ t.test('a peer sending garbage, a bad attestation and a bad proof-of-work is ban
   t.match(a.p2p.bans().find((ban) => ban.peer_id === rogueId)?.reason, /BLOCK_ERROR_BAD_POW/)
   await waitFor('the rogue to be disconnected', () => rogue.node.getConnections().length === 0 && !a.p2p.peers().some((p) => p.peer_id === rogueId))
   // The dial may complete on the rogue's side before a's gater closes it; either way it never stays.
+  // a's connection gater asks the ban list: count its refusals of the rogue to know it was asked.
+  const misbehaviour = a.p2p.misbehaviour
+  const isBanned = misbehaviour.isBanned.bind(misbehaviour)
+  let refusals = 0
+  misbehaviour.isBanned = (peerId) => {
+    const banned = isBanned(peerId)
+    if (banned && peerId === rogueId) refusals++
+    return banned
+  }
   await rogue.node.dial(parsePeerAddress(a.address), { signal: AbortSignal.timeout(5000) }).catch(() => undefined)
+  await waitFor('a to refuse the redial by the banned peer', () => refusals > 0)
   await waitFor('a redial by the banned peer to be cut', () => rogue.node.getConnections().length === 0)
-  await new Promise((resolve) => setTimeout(resolve, 500))
   t.notOk(a.p2p.peers().some((p) => p.peer_id === rogueId), 'a banned peer does not become a peer again')
 
   for (const block of [badAttestation, badPow]) {

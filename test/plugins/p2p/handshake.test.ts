@@ -1,6 +1,7 @@
 import t from 'tap'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { PeerEvent } from '../../../core/kernel/hooks.ts'
+import { recordingLogger } from '../../helpers/log.ts'
 
 t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer hooks', async (t) => {
   const a = await startP2pNode()
@@ -40,7 +41,8 @@ t.test('the peer identity persists across restarts in <dataDir>/node.key', async
 })
 
 t.test('nodes of another network never become peers', async (t) => {
-  const a = await startP2pNode()
+  const { logger, records } = recordingLogger('debug')
+  const a = await startP2pNode({ logger })
   t.teardown(() => a.stop())
   // another magic: none of our protocols exist there
   const otherMagic = await startP2pNode({ peers: [a.address], params: { ...params, name: 'testnet', chainId: 'ledger-testnet-1', magic: '4c544e31' } })
@@ -53,7 +55,12 @@ t.test('nodes of another network never become peers', async (t) => {
   const friend = await startP2pNode({ peers: [a.address] })
   t.teardown(() => friend.stop())
   await waitFor('the friend to connect', () => friend.p2p.peers().length === 1)
-  await new Promise((resolve) => setTimeout(resolve, 1500))
+  // a's handshake with each of the other two ends in a logged decision (or in a failure, when the
+  // other side hung up first): wait for both, then judge the outcome
+  const endings = new Set(['peer does not speak this network\'s protocol; disconnecting', 'peer is on another chain; disconnecting', 'handshake failed'])
+  const turnedAway = (peer: string | null): boolean => records.some((r) => r.peer === peer && endings.has(r.msg))
+  await waitFor('a to turn the other-magic node away', () => turnedAway(otherMagic.p2p.peerId))
+  await waitFor('a to turn the other-genesis node away', () => turnedAway(otherGenesis.p2p.peerId))
   t.same(a.p2p.peers().map((p) => p.peer_id), [friend.p2p.peerId])
   t.same(otherMagic.p2p.peers(), [])
   t.same(otherGenesis.p2p.peers(), [])

@@ -1,5 +1,6 @@
 // In-process p2p nodes for the plugin tests: kernels with storage, chain and p2p on
 // 127.0.0.1 with short timers, plus block builders and a bounded wait.
+import type { Logger } from 'pino'
 import { startTestNode } from '../../helpers/node.ts'
 import type { TestNode } from '../../helpers/node.ts'
 import { mineBlock, testParams } from '../../helpers/chain.ts'
@@ -31,6 +32,8 @@ export interface P2pNodeOptions {
   params?: NetworkParams
   /** start the kernel (listen); default true */
   start?: boolean
+  /** default: silent */
+  logger?: Logger
   /** more plugins, loaded before p2p */
   plugins?: PluginEntry[]
 }
@@ -42,6 +45,7 @@ export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestN
     dataDir: opts.dataDir,
     keepData: opts.keepData,
     start: opts.start,
+    logger: opts.logger,
     config: {
       p2p: { host: '127.0.0.1', port: 0, peers: opts.peers ?? [], statusIntervalMs: 500, redialIntervalMs: 200, progressIntervalMs: 1000, requestTimeoutMs: 5000, ...opts.p2p }
     }

@@ -1,7 +1,6 @@
 // Hostile peers in one process: side blocks that cannot win, claims of work never delivered,
 // responses cut short or stretched past their byte budget.
 import t from 'tap'
-import crypto from 'node:crypto'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { P2pTestNode } from './helpers.ts'
 import { startRogue } from './fixtures/rogue.ts'
@@ -11,6 +10,7 @@ import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { blockWork } from '../../../core/chain/difficulty.ts'
 import { mineBlock, testParams } from '../../helpers/chain.ts'
+import { seededBytes } from '../../helpers/random.ts'
 import type { ParentRef } from '../../helpers/chain.ts'
 import { nodeVersion } from '../../../core/kernel/version.ts'
 import type { StatusMessage } from '../../../plugins/p2p/protocol.ts'
@@ -38,8 +38,9 @@ function privateChain (n: number): Block[] {
   return out
 }
 
+let claims = 0
 function claim (victim: P2pTestNode, over: Partial<StatusMessage> = {}): StatusMessage {
-  return { chain_id: params.chainId, genesis_hash: victim.chain.genesisHash(), best_height: 1_000_000, best_hash: crypto.randomBytes(64).toString('hex'), best_work: (10n ** 60n).toString(), version: nodeVersion(params), ...over }
+  return { chain_id: params.chainId, genesis_hash: victim.chain.genesisHash(), best_height: 1_000_000, best_hash: seededBytes(`claim ${claims++}`, 64).toString('hex'), best_work: (10n ** 60n).toString(), version: nodeVersion(params), ...over }
 }
 
 const serving = (blocks: Block[], perResponse = Infinity): RogueServes => ({

@@ -28,7 +28,7 @@ function rejections (n: P2pTestNode): BlockRejectedEvent[] {
 }
 
 t.test('peers and gossiped blocks that were refused', async (t) => {
-  const a = await startP2pNode({ plugins: ['dashboard'] })
+  const a = await startP2pNode({ plugins: ['http', 'dashboard'] })
   t.teardown(() => a.stop())
   const seen = rejections(a)
   const b = await startP2pNode({ peers: [a.address] })

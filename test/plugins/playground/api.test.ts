@@ -339,7 +339,6 @@ t.test('contract records survive a restart', async (t) => {
   t.match(listed.contracts, [{ tx_id: txId, contract_addr: address, status: 'deployed' }])
 })
 
-
 t.test('the web page at /playground and its assets are public', async (t) => {
   const node = await startPlaygroundNode()
   t.teardown(() => node.stop())

@@ -21,6 +21,7 @@ class FakeSink implements SseSink {
     this.written.push(chunk)
     return this.written.length < this.capacity
   }
+
   once (_event: 'drain', listener: () => void): this { this.#drain.push(listener); return this }
   end (): void { this.ended = true }
   drain (more: number): void {

@@ -9,6 +9,7 @@ import { openSse, payloads } from './fixtures/sse-client.ts'
 import type { SseClient } from './fixtures/sse-client.ts'
 import { devWallet, mineBlock, transfer, generateWallet } from '../../helpers/chain.ts'
 import { vmAddressOf } from '../../../core/chain/address.ts'
+import { waitFor } from '../../helpers/wait.ts'
 import type { Block, Transaction } from '../../../core/chain/types.ts'
 
 t.test('event stream', async (t) => {
@@ -177,8 +178,10 @@ t.test('event stream', async (t) => {
   await t.test('a reader that stops reading loses events silently; others and the chain are unaffected', async (t) => {
     const slow = net.connect(port, '127.0.0.1')
     await new Promise<void>((resolve) => slow.once('connect', () => resolve()))
+    // the response head is flushed in the same turn as the stream joins the hub
+    const head = new Promise<void>((resolve) => slow.once('data', () => resolve()))
     slow.write(`GET /api/stream?types=message HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nCookie: ${alice.cookie}\r\n\r\n`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await head
     slow.pause()
     const fast = await open({ cookie: alice.cookie, query: '?types=message' })
     const memo = 'x'.repeat(60_000)
@@ -195,7 +198,9 @@ t.test('event stream', async (t) => {
     let received = ''
     slow.on('data', (d: Buffer) => { received += d.toString('latin1') })
     slow.resume()
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // a heartbeat is skipped while events wait for the socket: one after the last event means
+    // everything the server kept for this reader has arrived
+    await waitFor('a heartbeat after the last event on the slow stream', () => received.lastIndexOf(':heartbeat') > received.lastIndexOf('\ndata: '))
     slow.destroy()
     const frames = received.split('\ndata: ').length - 1
     t.ok(frames > 0, `the slow reader got ${frames} frames`)

@@ -59,7 +59,6 @@ const sha3_512 = (data: Uint8Array): string => crypto.hash('sha3-512', data, 'he
 const MAX = (1n << 256n) - 1n
 const NEG = (n: bigint): bigint => (1n << 256n) - n
 const utf8hex = (s: string): string => Buffer.from(s, 'utf8').toString('hex')
-const addrWord = (a: string): string => a.padStart(64, '0')
 
 const cases: Case[] = []
 
@@ -106,7 +105,7 @@ wordCase('SMOD takes the sign of the dividend', `PUSH1 3 PUSH32 ${NEG(8n)} SMOD`
 wordCase('SMOD ignores the sign of the divisor', `PUSH32 ${NEG(3n)} PUSH1 8 SMOD`, PUSH * 2 + LOW, 2n)
 wordCase('ADDMOD uses the 257-bit sum', `PUSH1 7 PUSH1 2 PUSH32 ${MAX} ADDMOD`, PUSH * 3 + MID, 3n)
 wordCase('MULMOD uses the 512-bit product', `PUSH2 12345 PUSH32 ${MAX} PUSH32 ${MAX} MULMOD`, PUSH * 3 + MID, 315n)
-wordCase('MULMOD by zero is zero', `PUSH0 PUSH1 5 PUSH1 6 MULMOD`, PUSH0 + PUSH * 2 + MID, 0n)
+wordCase('MULMOD by zero is zero', 'PUSH0 PUSH1 5 PUSH1 6 MULMOD', PUSH0 + PUSH * 2 + MID, 0n)
 wordCase('EXP: 2^10, one exponent byte', 'PUSH1 10 PUSH1 2 EXP', PUSH * 2 + 10 + 50, 1024n)
 wordCase('EXP: 3^256 wraps, two exponent bytes', 'PUSH2 256 PUSH1 3 EXP', PUSH * 2 + 10 + 100, 3n ** 256n % (1n << 256n))
 wordCase('EXP: x^0 = 1, no exponent bytes', 'PUSH0 PUSH1 9 EXP', PUSH0 + PUSH + 10, 1n)
@@ -398,7 +397,7 @@ call('call depth exceeded fails the whole transaction',
   const bad = Buffer.from(good)
   bad[bad.length - 1] = (bad[bad.length - 1] as number) ^ 1
   // the input is given as calldata and copied to memory: CALLDATACOPY, then CALL 0x02
-  const verify = `CALLDATASIZE PUSH0 PUSH0 CALLDATACOPY PUSH1 32 PUSH0 CALLDATASIZE PUSH0 PUSH0 PUSH1 2 PUSH3 0xffffff CALL POP PUSH1 32 PUSH0 RETURN`
+  const verify = 'CALLDATASIZE PUSH0 PUSH0 CALLDATACOPY PUSH1 32 PUSH0 CALLDATASIZE PUSH0 PUSH0 PUSH1 2 PUSH3 0xffffff CALL POP PUSH1 32 PUSH0 RETURN'
   const words = Math.ceil(good.length / 32)
   const verifyGas = BASE + PUSH0 * 2 + VERYLOW + mem(words) + 3 * words + PUSH + PUSH0 + BASE + PUSH0 * 2 + PUSH * 2 + 700 +
     (50000 + 6 * Math.ceil(message.length / 32)) + BASE + PUSH + PUSH0

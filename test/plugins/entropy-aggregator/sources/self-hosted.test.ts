@@ -2,10 +2,10 @@ import t from 'tap'
 import path from 'node:path'
 import os from 'node:os'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
 import { SelfHostedSource } from '../../../../plugins/entropy-aggregator/sources/self-hosted.ts'
 import { healthSnapshot, healthViolation } from '../../../../core/entropy/health.ts'
 import { BOUNDS } from '../helpers.ts'
+import { seededBytes } from '../../../helpers/random.ts'
 
 function tmp (t: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-hwrng-'))
@@ -26,7 +26,7 @@ t.test('kernel mode: fresh CSPRNG bytes every call', async (t) => {
 
 t.test('hwrng mode: reads a 64-byte seed from the device per call; a device that fails fails the source', async (t) => {
   const file = path.join(tmp(t), 'hwrng')
-  writeFileSync(file, randomBytes(128))
+  writeFileSync(file, seededBytes('hwrng device', 128))
   const s = new SelfHostedSource({ device: 'hwrng', hwrngPath: file, hwrngTimeoutMs: 1000 })
   t.teardown(() => s.close())
   t.equal((await s.generate(1000)).bytes.length, 1000)
