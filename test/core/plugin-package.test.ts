@@ -95,7 +95,7 @@ t.test('entries by package name', async (t) => {
   await t.test('what is missing is said', async (t) => {
     let err = await loadError(['ledger-plugin-nope'], baseDir)
     t.type(err, PluginLoadError)
-    t.match(err.message, `plugin 'ledger-plugin-nope' not found: it is not a built-in plugin (`)
+    t.match(err.message, "plugin 'ledger-plugin-nope' not found: it is not a built-in plugin (")
     t.match(err.message, 'consensus')
     t.match(err.message, `and no package 'ledger-plugin-nope' is installed for ${baseDir}; install it next to the config file (npm install ledger-plugin-nope in ${baseDir})`)
     err = await loadError([{ package: 'chain' }], baseDir)
