@@ -187,7 +187,7 @@ t.test('using the playground page', async (t) => {
 
   // a phone: nothing wider than the screen
   await page.setViewportSize({ width: 390, height: 844 })
-  const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && (el as HTMLElement).offsetParent !== null).map((el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`).slice(0, 15))
+  const wide = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((el) => el.getBoundingClientRect().right > 391 && (el as HTMLElement).offsetParent !== null).map((el) => `${el.tagName}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`).slice(0, 15))
   t.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, `no horizontal overflow at 390 px ${JSON.stringify(wide)}`)
   await page.setViewportSize({ width: 1280, height: 800 })
 

@@ -3,6 +3,7 @@
 // the caller as a plain Error that p2p never holds against a peer, and the same block connects
 // when it is offered again.
 import t from 'tap'
+import type { Test } from 'tap'
 import path from 'node:path'
 import { mineBlock, transfer, devWallet, generateWallet, cleanup, testParams, tmpDir, silentLogger } from '../../helpers/chain.ts'
 import { deployTx } from '../../helpers/contracts.ts'
@@ -33,7 +34,7 @@ function flakyStore (db: RocksStore): { store: KvStore; failWrites: number } {
   return ctl
 }
 
-async function setup (t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup (t: Test) {
   const dir = tmpDir()
   const db = await RocksStore.open(path.join(dir, 'chain'))
   t.teardown(async () => { await db.close(); cleanup(dir) })

@@ -105,5 +105,5 @@ t.test('the defaults are a person\'s pace many times over', async (t) => {
     const res = await node.app.inject({ method: 'POST', url: '/api/signup', payload: { name: `quick${i}` } })
     t.equal(res.statusCode, 200)
   }
-  t.equal(node.kernel.config.messenger?.rateLimits?.signup?.max, 60, 'default: 60 signups a minute')
+  t.equal((node.kernel.config.messenger as { rateLimits?: { signup?: { max?: number } } } | undefined)?.rateLimits?.signup?.max, 60, 'default: 60 signups a minute')
 })

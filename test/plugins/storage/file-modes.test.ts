@@ -46,7 +46,7 @@ t.test('the custodial wallet is on disk before the user record points at it', as
   db.write = async (ops: KvOp[], opts?: { sync?: boolean }) => {
     for (const op of ops) {
       if (op.type !== 'put') continue
-      const record = JSON.parse(Buffer.from(op.value).toString('utf8')) as { wallet?: unknown; address?: unknown }
+      const record = JSON.parse(Buffer.from(op.value as Uint8Array).toString('utf8')) as { wallet?: unknown; address?: unknown }
       if (typeof record.wallet !== 'string') continue
       const w = readWalletFile(path.join(node.dataDir, 'wallets', `${record.wallet}.json`))
       t.equal(w.address, record.address, `${record.wallet} is complete before its record is written`)
