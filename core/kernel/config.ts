@@ -115,10 +115,18 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
     if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
     throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
   }
-  if (mod.default === null || typeof mod.default !== 'object' || Array.isArray(mod.default)) {
+  // a config compiled to CommonJS (a TypeScript loader such as ts-node, outside a "type":
+  // "module" package) arrives as { __esModule, default } under the default export
+  const exported = unwrapCommonJs(mod.default)
+  if (exported === null || typeof exported !== 'object' || Array.isArray(exported)) {
     throw new ConfigError(`config file ${abs} must default-export an object (use defineConfig)`)
   }
-  return mod.default as UserConfig
+  return exported as UserConfig
+}
+
+function unwrapCommonJs (m: unknown): unknown {
+  const interop = typeof m === 'object' && m !== null && (m as { __esModule?: unknown }).__esModule === true && 'default' in m
+  return interop ? (m as { default: unknown }).default : m
 }
 
 /**

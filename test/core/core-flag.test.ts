@@ -47,3 +47,13 @@ t.test('the config key lists every registered core', async (t) => {
   t.throws(() => resolveConfig({ cores: { pow: 'cuda' } as never }), new ConfigError('invalid config: "cores.pow" must be one of "wasm", "wasm-simd", "wasm-scalar", "js"'))
   t.throws(() => resolveConfig({ cores: { gpu: 'js' } as never }), new ConfigError('invalid config: unknown key "cores.gpu"'))
 })
+
+t.test('a config compiled to CommonJS (a TypeScript loader outside a module package) is read through its default', async (t) => {
+  const dir = tmpDir('ledger-core-flag-cjs-')
+  t.teardown(() => cleanup(dir))
+  const file = path.join(dir, 'ledger.config.cjs')
+  writeFileSync(file, "Object.defineProperty(exports, '__esModule', { value: true });\nexports.default = { network: 'devnet', plugins: [], cores: { sha3: 'js' } }\n")
+  const config = await buildNodeConfig({ config: file, 'data-dir': dir })
+  t.equal(config.network, 'devnet')
+  t.equal(config.cores.sha3, 'js')
+})
