@@ -4,9 +4,10 @@
 // and RocksDB's own properties. The blocks are built once into a fixture file (one JSON block
 // a line) and read back one at a time, so the probe itself holds no chain in memory.
 //
-//   node --expose-gc bench/memory-probe.ts build --blocks 2000 --tx 20 --out /tmp/chain-20x2000.jsonl
-//   node --expose-gc bench/memory-probe.ts connect --fixture /tmp/chain-20x2000.jsonl [--every 100] [--blocks N]
+//   node --expose-gc bench/memory-probe.ts build --blocks 2000 --tx 20 --out chain-20x2000.jsonl
+//   node --expose-gc bench/memory-probe.ts connect --fixture chain-20x2000.jsonl [--every 100] [--blocks N]
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
@@ -107,7 +108,7 @@ function spaces (): string {
 async function build (): Promise<void> {
   const n = Number(values.blocks ?? 2000)
   const txPerBlock = Number(values.tx)
-  const out = values.out ?? `/tmp/ledger-memory-${txPerBlock}x${n}.jsonl`
+  const out = values.out ?? path.join(os.tmpdir(), `ledger-memory-${txPerBlock}x${n}.jsonl`)
   const params = benchParams()
   const seq = new BlockSequence(params, devAccount().address)
   // spaced as the network paces blocks (as the sync family's chains are), so the share of

@@ -8,10 +8,9 @@ import { HttpError } from '../../core/kernel/errors.ts'
 import { NODE_EVENT_TYPES } from '../../core/views/node-events.ts'
 import type { NodeEventDraft } from '../../core/views/node-events.ts'
 import { parseFilter } from './filter.ts'
-import { SseConnection } from './connection.ts'
 import type { EventDraft } from './events.ts'
 import type { EventHub } from './hub.ts'
-import { acceptsEventStream, lastEventId, SSE_HEADERS } from './routes.ts'
+import { acceptsEventStream, openEventStream } from './routes.ts'
 
 export const NODE_STREAM_ROUTE = '/api/events/stream'
 
@@ -39,16 +38,6 @@ export function registerNodeStreamRoute (app: FastifyInstance, o: NodeStreamRout
   }, async (request, reply) => {
     if (!acceptsEventStream(request)) throw new HttpError(406, 'this endpoint serves text/event-stream; send Accept: text/event-stream')
     const filter = parseFilter({ types: (request.query as { types?: unknown }).types }, NODE_EVENT_TYPES)
-    if (o.hub.size >= o.maxConnections) throw new HttpError(503, 'too many open streams; retry later', { headers: { 'retry-after': '30' } })
-
-    reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, SSE_HEADERS)
-    res.flushHeaders()
-    request.raw.socket.setKeepAlive(true)
-    request.raw.socket.setNoDelay(true)
-    const conn = new SseConnection(res, filter, null, o.queueSize)
-    res.on('close', () => o.hub.detach(conn))
-    o.hub.attach(conn, lastEventId(request))
+    openEventStream(request, reply, o, filter, null)
   })
 }

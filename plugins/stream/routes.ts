@@ -1,10 +1,11 @@
 // GET /api/stream (SPEC 6): Server-Sent Events for a logged-in user. The reply is hijacked
 // from fastify and held open; the hub writes to it until the client leaves.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/kernel/errors.ts'
 import type { AccountStore } from '../../core/accounts/store.ts'
 import { hashSecret } from '../../core/accounts/secrets.ts'
 import { parseFilter } from './filter.ts'
+import type { EventFilter } from './filter.ts'
 import { SseConnection } from './connection.ts'
 import type { EventHub } from './hub.ts'
 
@@ -54,16 +55,21 @@ export function registerStreamRoute (app: FastifyInstance, o: StreamRouteOptions
     if (o.accounts.sessionUser(token) === undefined || token === undefined) throw new HttpError(401, 'no session present')
     if (!acceptsEventStream(request)) throw new HttpError(406, 'this endpoint serves text/event-stream; send Accept: text/event-stream')
     const filter = parseFilter(request.query as { types?: unknown; address?: unknown })
-    if (o.hub.size >= o.maxConnections) throw new HttpError(503, 'too many open streams; retry later', { headers: { 'retry-after': '30' } })
-
-    reply.hijack()
-    const res = reply.raw
-    res.writeHead(200, SSE_HEADERS)
-    res.flushHeaders()
-    request.raw.socket.setKeepAlive(true)
-    request.raw.socket.setNoDelay(true)
-    const conn = new SseConnection(res, filter, hashSecret(token), o.queueSize)
-    res.on('close', () => o.hub.detach(conn))
-    o.hub.attach(conn, lastEventId(request))
+    openEventStream(request, reply, o, filter, hashSecret(token))
   })
+}
+
+/** Takes over the response as an SSE stream of `filter`'s events from the hub (replaying
+ *  after Last-Event-ID), or refuses with 503 when the hub holds its maximum of streams. */
+export function openEventStream (request: FastifyRequest, reply: FastifyReply, o: { hub: EventHub; maxConnections: number; queueSize: number }, filter: EventFilter, sessionHash: string | null): void {
+  if (o.hub.size >= o.maxConnections) throw new HttpError(503, 'too many open streams; retry later', { headers: { 'retry-after': '30' } })
+  reply.hijack()
+  const res = reply.raw
+  res.writeHead(200, SSE_HEADERS)
+  res.flushHeaders()
+  request.raw.socket.setKeepAlive(true)
+  request.raw.socket.setNoDelay(true)
+  const conn = new SseConnection(res, filter, sessionHash, o.queueSize)
+  res.on('close', () => o.hub.detach(conn))
+  o.hub.attach(conn, lastEventId(request))
 }
