@@ -54,7 +54,8 @@ t.test('nodes of another network never become peers', async (t) => {
   // control: a node of our network connects within the same window
   const friend = await startP2pNode({ peers: [a.address] })
   t.teardown(() => friend.stop())
-  await waitFor('the friend to connect', () => friend.p2p.peers().length === 1)
+  // each side lists the other once its own half of the status handshake is done, so wait for both
+  await waitFor('the friend to connect', () => friend.p2p.peers().length === 1 && a.p2p.peers().length === 1)
   // a's handshake with each of the other two ends in a logged decision (or in a failure, when the
   // other side hung up first): wait for both, then judge the outcome
   const endings = new Set(['peer does not speak this network\'s protocol; disconnecting', 'peer is on another chain; disconnecting', 'handshake failed'])
