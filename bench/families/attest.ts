@@ -1,12 +1,14 @@
 // attest: what beacon evidence costs a validator. One BLS verification of a real drand round
-// with @noble/curves (quicknet: signature on G1; default: chained, signature on G2), the
-// per-round cost of batch verification (random linear combination over a run of devnet
-// rounds, as sync does), and the issue's goal: connecting a block of 100 signed transfers
+// on each BLS core, the WASM one (mcl) and its JS twin (@noble/curves) (quicknet: signature on
+// G1; default: chained, signature on G2), the per-round cost of batch verification (random
+// linear combination over a run of devnet rounds, as sync does), and the issue's goal: connecting a block of 100 signed transfers
 // that quotes a round nobody verified yet, against the same block without beacon evidence.
 // The sync goal (10,000 devnet blocks with evidence ≥ 400 blocks/s) is the sync family's
 // figure: its blocks carry devnet beacon evidence. Other pairing libraries: see BENCHMARKS.md.
 import { readFileSync } from 'node:fs'
-import { prepareBeacon, pairingHolds } from '../../core/entropy/beacon-verify.ts'
+import { prepareBeacon } from '../../core/entropy/beacon-verify.ts'
+import { BLS_CORES } from '../../core/crypto/bls.ts'
+import type { BlsCore } from '../../core/crypto/bls.ts'
 import type { DrandBeacon } from '../../core/entropy/beacon-verify.ts'
 import type { DrandScheme } from '../../core/entropy/drand-schemes.ts'
 import { batchPairingHolds } from '../../core/entropy/beacon-batch.ts'
@@ -27,12 +29,12 @@ function fixture (name: string): Fixture {
 }
 
 /** ms of one full verification (decode, hash-to-curve, two pairings) per round of the fixture, cycling. */
-function singleVerifyMs (f: Fixture, runs: number): number[] {
+function singleVerifyMs (core: BlsCore, f: Fixture, runs: number): number[] {
   const out: number[] = []
   for (let i = 0; i <= runs; i++) {
     const b = f.beacons[i % f.beacons.length] as DrandBeacon
     const t0 = performance.now()
-    const ok = pairingHolds(prepareBeacon({ publicKey: f.chain.public_key, scheme: f.chain.schemeID }, b))
+    const ok = core.pairingHolds(prepareBeacon({ publicKey: f.chain.public_key, scheme: f.chain.schemeID }, b))
     const ms = performance.now() - t0
     if (!ok) throw new Error(`fixture round ${b.round} does not verify`)
     if (i > 0) out.push(ms)
@@ -43,20 +45,26 @@ function singleVerifyMs (f: Fixture, runs: number): number[] {
 async function run (ctx: BenchContext): Promise<FamilyReport> {
   const started = performance.now()
   const rows: BenchRow[] = []
-  ctx.progress('one round, @noble/curves: quicknet and default fixtures')
-  rows.push({ family: 'attest', name: 'verify one quicknet round (G1 signature, RFC 9380), @noble/curves', unit: 'ms', stats: summarize(singleVerifyMs(fixture('quicknet'), ctx.runs)) })
-  rows.push({ family: 'attest', name: 'verify one default-chain round (chained, G2 signature), @noble/curves', unit: 'ms', stats: summarize(singleVerifyMs(fixture('default'), ctx.runs)) })
-
   const batchSize = ctx.quick ? 4 : 32
-  ctx.progress(`batch verification of ${batchSize} devnet rounds`)
-  const perRound: number[] = []
-  for (let k = 0; k <= ctx.runs; k++) {
-    const inputs = Array.from({ length: batchSize }, (_, i) => prepareBeacon(DEVNET_BEACON.pin, devnetRound(10_000 + k * batchSize + i)))
-    const t0 = performance.now()
-    if (!batchPairingHolds(inputs)) throw new Error('a devnet batch does not verify')
-    if (k > 0) perRound.push((performance.now() - t0) / batchSize)
+  const single: Record<string, number[]> = {}
+  for (const core of Object.values(BLS_CORES)) {
+    const lib = core.kind === 'mcl' ? 'mcl-wasm' : '@noble/curves'
+    await core.ready()
+    ctx.progress(`one round, ${lib}: quicknet and default fixtures`)
+    single[core.kind] = singleVerifyMs(core, fixture('quicknet'), ctx.runs)
+    rows.push({ family: 'attest', name: `verify one quicknet round (G1 signature, RFC 9380), ${lib}`, unit: 'ms', stats: summarize(single[core.kind] ?? []) })
+    rows.push({ family: 'attest', name: `verify one default-chain round (chained, G2 signature), ${lib}`, unit: 'ms', stats: summarize(singleVerifyMs(core, fixture('default'), ctx.runs)) })
+
+    ctx.progress(`batch verification of ${batchSize} devnet rounds, ${lib}`)
+    const perRound: number[] = []
+    for (let k = 0; k <= ctx.runs; k++) {
+      const inputs = Array.from({ length: batchSize }, (_, i) => prepareBeacon(DEVNET_BEACON.pin, devnetRound(10_000 + k * batchSize + i)))
+      const t0 = performance.now()
+      if (!batchPairingHolds(core, inputs)) throw new Error('a devnet batch does not verify')
+      if (k > 0) perRound.push((performance.now() - t0) / batchSize)
+    }
+    rows.push({ family: 'attest', name: `batch of ${batchSize} devnet rounds (random linear combination), per round, ${lib}`, unit: 'ms', stats: summarize(perRound) })
   }
-  rows.push({ family: 'attest', name: `batch of ${batchSize} devnet rounds (random linear combination), per round`, unit: 'ms', stats: summarize(perRound) })
 
   // the goal: one chain, blocks alternating with and without evidence, each evidence round new
   const txCount = ctx.quick ? 10 : 100
@@ -95,6 +103,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     rows.push({ family: 'attest', name: `connect a block of ${txCount} transfers quoting a new beacon round`, unit: 'ms', stats: summarize(withMs) })
     rows.push({ family: 'attest', name: `connect a block of ${txCount} transfers without beacon evidence`, unit: 'ms', stats: summarize(withoutMs) })
     const goals = [
+      goal('attest', 'one quicknet round: WASM BLS core (mcl) ≥ 2× the JS twin (@noble/curves)', pairedRatios(single.noble ?? [], single.mcl ?? []), '>=', 2),
       goal('attest', 'connect with beacon evidence ≤ 1.25× without', pairedRatios(withMs, withoutMs), '<=', 1.25),
       goalNotEvaluated('attest', 'sync 10,000 devnet blocks with beacon evidence ≥ 400 blocks/s', '>=', 400, 'measured by the sync family, whose blocks carry devnet beacon evidence')
     ]

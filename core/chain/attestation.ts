@@ -8,7 +8,9 @@ import { DEFAULT_MLDSA_CORE } from '../crypto/mldsa.ts'
 import type { MldsaCore } from '../crypto/mldsa.ts'
 import { monobitRatio, fanoFactor } from '../entropy/health.ts'
 import { isDrandScheme, DRAND_SCHEMES } from '../entropy/drand-schemes.ts'
-import { prepareBeacon, pairingHolds, checkRandomness, BeaconVerificationError } from '../entropy/beacon-verify.ts'
+import { prepareBeacon, checkRandomness, BeaconVerificationError } from '../entropy/beacon-verify.ts'
+import { DEFAULT_BLS_CORE } from '../crypto/bls.ts'
+import type { BlsCore } from '../crypto/bls.ts'
 import type { BeaconPairingInput } from '../entropy/beacon-verify.ts'
 import { beaconCacheKey, verifiedBeacons } from '../entropy/beacon-cache.ts'
 import type { VerifiedBeacons } from '../entropy/beacon-cache.ts'
@@ -132,8 +134,8 @@ function checkBeacon (params: NetworkParams, blockTime: number, b: BeaconEvidenc
 export interface VerifyAttestationOptions {
   /** rounds already verified (default: the process-wide cache) */
   cache?: VerifiedBeacons
-  /** the kernel's SHA3 and ML-DSA cores (default: WASM SHA3, native ML-DSA) */
-  cores?: { sha3: Sha3Core; mldsa: MldsaCore }
+  /** the kernel's SHA3, ML-DSA and BLS cores (default: WASM SHA3, native ML-DSA, JS BLS) */
+  cores?: { sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
 }
 
 /** A beacon round that passed every rule but its BLS pairing (not in the cache yet). */
@@ -198,7 +200,7 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
   const { env, pending } = checkAttestation(params, block, opts)
   const results: boolean[] = []
   for (const p of pending) {
-    const ok = pairingHolds(p.input)
+    const ok = (opts.cores?.bls ?? DEFAULT_BLS_CORE).pairingHolds(p.input)
     results.push(ok)
     if (!ok) break
   }

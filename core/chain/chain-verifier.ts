@@ -16,6 +16,8 @@ import { nextDifficulty } from './difficulty.ts'
 import { beaconPairingsOf, settlePairings } from './attestation.ts'
 import { verifyPairings } from '../entropy/beacon-batch.ts'
 import { VerifiedBeacons } from '../entropy/beacon-cache.ts'
+import { DEFAULT_BLS_CORE } from '../crypto/bls.ts'
+import type { BlsCore } from '../crypto/bls.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 
 export interface VerifyFailure { height: number; code: string; reason: string }
@@ -40,7 +42,12 @@ export class ChainVerifier {
   readonly #now: () => number
   readonly #cores: HeaderContext['cores']
 
-  /** `cores`: what hashes and verifies (default: the WASM PoW and SHA3 cores, native ML-DSA) */
+  get #bls (): BlsCore { return this.#cores.bls ?? DEFAULT_BLS_CORE }
+
+  /**
+   * `cores`: what hashes and verifies (default: the WASM PoW and SHA3 cores, native ML-DSA,
+   * the JS BLS core; a WASM BLS core must be ready: Cores.ready())
+   */
   constructor (params: NetworkParams, now: () => number = () => Date.now() / 1000,
     cores: HeaderContext['cores'] = { pow: DEFAULT_POW_CORE, sha3: DEFAULT_SHA3_CORE, mldsa: DEFAULT_MLDSA_CORE }) {
     this.params = params
@@ -62,7 +69,7 @@ export class ChainVerifier {
   /** Checks a batch of consecutive blocks: their beacon rounds together, then each block in order. */
   checkBatch (blocks: readonly Block[]): void {
     const wanted = beaconPairingsOf(this.params, blocks, this.#cache)
-    const results = verifyPairings(wanted.map((w) => w.input))
+    const results = verifyPairings(this.#bls, wanted.map((w) => w.input))
     wanted.forEach((w, i) => { if (results[i] === true) this.#cache.add(w.cacheKey) })
     this.tally.distinctRounds += wanted.length
     for (const block of blocks) this.#check(block)
@@ -78,7 +85,7 @@ export class ChainVerifier {
       const deferred = validateBlockContext(this.params, block, { parent, expectedDifficulty, now: this.#now(), cores: this.#cores, deferPairings: true })
       if (deferred !== null && deferred.pending.length > 0) {
         // a round the batch did not vouch for: paired here, failing with the validator's reason
-        settlePairings(deferred.env, deferred.pending, verifyPairings(deferred.pending.map((p) => p.input)), this.#cache)
+        settlePairings(deferred.env, deferred.pending, verifyPairings(this.#bls, deferred.pending.map((p) => p.input)), this.#cache)
       }
     } catch (err) {
       if (!(err instanceof BlockError)) throw err

@@ -20,6 +20,7 @@ import type { PowCore } from '../pow/pow-core.ts'
 import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { blockSizeOfEncoded } from './block-size.ts'
 import { declaredGas } from './tx-rules.ts'
+import type { BlsCore } from '../crypto/bls.ts'
 
 const HASH_RE = /^[0-9a-f]{128}$/
 function reject (code: BlockErrorCode, reason: string): never { throw new BlockError(code, reason) }
@@ -74,7 +75,7 @@ export interface HeaderContext {
   expectedDifficulty: number
   now: number
   /** the validating kernel's cores (its `cores` service): header hash, merkle root, attestation */
-  cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore }
+  cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
   /** hears the transactions' binary forms the merkle root was checked over (to store them) */

@@ -1,4 +1,4 @@
-// The one switch for cores. Four families (sha3, pow, vm, mldsa) each have a registry of
+// The one switch for cores. Five families (sha3, pow, vm, mldsa, bls) each have a registry of
 // interchangeable cores that pass the same vectors (test/core/conformance.test.ts runs every
 // registered core of every family). A kernel builds one `Cores` from its config (`cores`
 // key, overridden by `--core family=name,...`) and registers it as the `cores` service; the
@@ -13,9 +13,11 @@ import type { VmCoreName } from '../vm/cores.ts'
 import type { Interpreter } from '../vm/interpreter.ts'
 import { MLDSA_CORES } from '../crypto/mldsa.ts'
 import type { MldsaCore, MldsaCoreName } from '../crypto/mldsa.ts'
+import { BLS_CORES } from '../crypto/bls.ts'
+import type { BlsCore, BlsCoreName } from '../crypto/bls.ts'
 
 /** Every family's registry. A core added to a registry is selectable and conformance-tested. */
-export const CORE_FAMILIES = { sha3: SHA3_CORES, pow: POW_CORES, vm: VM_CORES, mldsa: MLDSA_CORES } as const
+export const CORE_FAMILIES = { sha3: SHA3_CORES, pow: POW_CORES, vm: VM_CORES, mldsa: MLDSA_CORES, bls: BLS_CORES } as const
 export type CoreFamily = keyof typeof CORE_FAMILIES
 
 /** The name of the core each family runs on (the config key `cores`). */
@@ -24,9 +26,10 @@ export interface CoreSelection {
   pow: PowCoreName
   vm: VmCoreName
   mldsa: MldsaCoreName
+  bls: BlsCoreName
 }
 
-export const DEFAULT_CORE_SELECTION: Readonly<CoreSelection> = Object.freeze({ sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native' })
+export const DEFAULT_CORE_SELECTION: Readonly<CoreSelection> = Object.freeze({ sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native', bls: 'mcl' })
 
 export const coreFamilies = (): CoreFamily[] => Object.keys(CORE_FAMILIES) as CoreFamily[]
 export const coreNames = (family: CoreFamily): string[] => Object.keys(CORE_FAMILIES[family])
@@ -38,6 +41,7 @@ export class Cores {
   readonly pow: PowCore
   readonly vm: Interpreter
   readonly mldsa: MldsaCore
+  readonly bls: BlsCore
 
   constructor (selection: Partial<CoreSelection> = {}) {
     const full = { ...DEFAULT_CORE_SELECTION, ...selection }
@@ -49,9 +53,18 @@ export class Cores {
     this.pow = POW_CORES[full.pow]
     this.vm = VM_CORES[full.vm]
     this.mldsa = MLDSA_CORES[full.mldsa]
+    this.bls = BLS_CORES[full.bls]
   }
 
-  /** `sha3=wasm,pow=wasm,vm=wasm,mldsa=native`: the form `--core` takes. */
+  /**
+   * Resolves once every chosen core can run: a WASM core that instantiates lazily (the BLS
+   * core) does it here, so `ledger --help` never pays for it. The kernel awaits this at boot.
+   */
+  async ready (): Promise<void> {
+    await this.bls.ready()
+  }
+
+  /** `sha3=wasm,pow=wasm,vm=wasm,mldsa=native,bls=mcl`: the form `--core` takes. */
   toString (): string { return formatCoreSelection(this.selection) }
 }
 

@@ -6,7 +6,8 @@ import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { MLDSA_CORES } from './mldsa.ts'
 import type { MldsaCoreName } from './mldsa.ts'
-import type { BeaconPairingInput } from '../entropy/beacon-verify.ts'
+import { BLS_CORES } from './bls.ts'
+import type { BeaconPairingInput, BlsCoreName } from './bls.ts'
 
 export interface SignatureCheck {
   publicKey: Uint8Array
@@ -35,6 +36,7 @@ const BEACON_BATCH_MIN = 8
 export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
   readonly #core: MldsaCoreName
+  readonly #bls: BlsCoreName
   readonly #workers: Worker[] = []
   readonly #pending = new Map<number, Pending>()
   /** jobs in flight per worker: a worker keeps the process alive only while it has work */
@@ -42,10 +44,16 @@ export class SignatureVerifyPool implements SignatureVerifier {
   #nextId = 1
   #closed = false
 
-  /** `core`: the kernel's ML-DSA core (its `cores.mldsa`); each worker looks it up by this name */
-  constructor (opts: { core: MldsaCoreName; threads?: number }) {
+  /**
+   * `core`, `bls`: the kernel's ML-DSA and BLS cores (its `cores.mldsa`, `cores.bls`; BLS
+   * default `mcl`); each worker looks them up by these names.
+   */
+  constructor (opts: { core: MldsaCoreName; bls?: BlsCoreName; threads?: number }) {
     if (!Object.hasOwn(MLDSA_CORES, opts.core)) throw new RangeError(`core must be one of ${Object.keys(MLDSA_CORES).join(', ')}, got ${String(opts.core)}`)
+    const bls = opts.bls ?? 'mcl'
+    if (!Object.hasOwn(BLS_CORES, bls)) throw new RangeError(`bls must be one of ${Object.keys(BLS_CORES).join(', ')}, got ${String(bls)}`)
     this.#core = opts.core
+    this.#bls = bls
     this.threads = Math.max(1, opts.threads ?? os.availableParallelism())
   }
 
@@ -73,6 +81,16 @@ export class SignatureVerifyPool implements SignatureVerifier {
     // the last thread first: the ML-DSA split starts at thread 0, so a lone block's pairing runs beside it
     for (let w = 0; w < workers; w++) parts.push(this.#post(this.threads - 1 - w, { kind: 'beacon', beacons: inputs.slice(w * per, (w + 1) * per) }))
     return (await Promise.all(parts)).flat()
+  }
+
+  /**
+   * Starts every thread now instead of on first use, so each instantiates its BLS core (a few
+   * hundred milliseconds of WASM set-up) while the node is still connecting, not while the
+   * first block waits. Idle threads do not keep the process alive.
+   */
+  warm (): void {
+    if (this.#closed) return
+    for (let i = 0; i < this.threads; i++) if (this.#workers[i] === undefined) this.#spawn(i)
   }
 
   async close (): Promise<void> {
@@ -109,7 +127,7 @@ export class SignatureVerifyPool implements SignatureVerifier {
     // A bounded young generation: V8 would let each isolate's grow to 2 × 64 MiB semi-spaces
     // (Node 24, no pointer compression) and keep it; the BLS pairings' garbage took a worker
     // there, ~100 MiB of the syncing node's RSS after 1,000 paced blocks (issue 15).
-    const worker = new Worker(workerUrl, { workerData: { core: this.#core }, resourceLimits: { maxYoungGenerationSizeMb: VERIFY_WORKER_YOUNG_GENERATION_MB } })
+    const worker = new Worker(workerUrl, { workerData: { core: this.#core, bls: this.#bls }, resourceLimits: { maxYoungGenerationSizeMb: VERIFY_WORKER_YOUNG_GENERATION_MB } })
     worker.unref()
     worker.on('message', (reply: VerifyReply) => {
       const p = this.#pending.get(reply.id)

@@ -2,10 +2,13 @@
 // after its BLS signature verifies and its randomness equals sha256(signature); a relay (or a
 // miner quoting one) can then delay or withhold rounds, but not forge or alter one. Shared by
 // the aggregator's drand sources and by every validator checking a block's beacon evidence.
-import { bls12_381 } from '@noble/curves/bls12-381.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { DRAND_SCHEMES, beaconMessage, isDrandScheme } from './drand-schemes.ts'
 import type { DrandScheme } from './drand-schemes.ts'
+import { DEFAULT_BLS_CORE } from '../crypto/bls.ts'
+import type { BeaconPairingInput, BlsCore } from '../crypto/bls.ts'
+
+export type { BeaconPairingInput } from '../crypto/bls.ts'
 
 /** A beacon as drand's HTTP API returns it (GET /{chain}/public/{round|latest}). */
 export interface DrandBeacon {
@@ -47,16 +50,6 @@ function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i])
 }
 
-/** The decoded parts of a beacon that a pairing check needs, after every cheap check passed. */
-export interface BeaconPairingInput {
-  scheme: DrandScheme
-  publicKey: Uint8Array
-  signature: Uint8Array
-  randomness: Uint8Array
-  /** the 32-byte digest the signature covers */
-  message: Uint8Array
-}
-
 /**
  * The format checks: scheme, round, hex lengths. Returns what the pairing and the randomness
  * check need; throws BeaconVerificationError naming the failed rule.
@@ -78,25 +71,11 @@ export function checkRandomness (p: BeaconPairingInput, round: number): void {
   if (!equalBytes(p.randomness, sha256(p.signature))) throw new BeaconVerificationError(`beacon round ${round}: randomness is not sha256(signature)`, 'randomness')
 }
 
-/** The BLS pairing check alone; false for a signature or key that is no curve point. */
-export function pairingHolds (p: BeaconPairingInput): boolean {
-  const rule = DRAND_SCHEMES[p.scheme]
-  try {
-    if (rule.signatureGroup === 'G2') {
-      const sigs = bls12_381.longSignatures
-      return sigs.verify(p.signature, sigs.hash(p.message, rule.dst), p.publicKey)
-    }
-    const sigs = bls12_381.shortSignatures
-    return sigs.verify(p.signature, sigs.hash(p.message, rule.dst), p.publicKey)
-  } catch {
-    return false
-  }
-}
-
 /** Returns the beacon's 32 bytes of randomness; throws BeaconVerificationError otherwise. */
-export function verifyBeacon (chain: DrandChainKey, beacon: DrandBeacon): Uint8Array {
+/** `bls`: the core that runs the pairing (a kernel's `cores.bls`, ready; default: the JS core) */
+export function verifyBeacon (chain: DrandChainKey, beacon: DrandBeacon, bls: BlsCore = DEFAULT_BLS_CORE): Uint8Array {
   const input = prepareBeacon(chain, beacon)
-  if (!pairingHolds(input)) throw new BeaconVerificationError(`beacon round ${beacon.round}: BLS signature does not verify against the chain public key`, 'signature')
+  if (!bls.pairingHolds(input)) throw new BeaconVerificationError(`beacon round ${beacon.round}: BLS signature does not verify against the chain public key`, 'signature')
   checkRandomness(input, beacon.round)
   return input.randomness
 }

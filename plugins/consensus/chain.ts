@@ -53,7 +53,7 @@ export interface ChainOptions {
   logger: Logger
   executor: ContractExecutor | null
   /** the kernel's cores: every hash, signature check and contract run of this chain uses them */
-  cores: Pick<Cores, 'pow' | 'sha3' | 'mldsa'>
+  cores: Pick<Cores, 'pow' | 'sha3' | 'mldsa' | 'bls'>
   /** lets the mempool vouch for signatures it already verified */
   isVerified?: (tx: Transaction) => boolean
   /** verifies a block's signatures in parallel before it is applied; without it, inline */
@@ -102,6 +102,8 @@ export class Chain implements ChainService {
 
   /** Loads the tip, writing genesis on an empty database. */
   async init (): Promise<void> {
+    // beacon pairings run inline when no pool takes them: the BLS core must be instantiated
+    await this.#opts.cores.bls.ready()
     const genesis = genesisBlock(this.params, this.#opts.cores)
     const tip = parseJson<{ hash: string }>(this.#db.getSync(chainKey.tip()))
     if (tip === undefined) {
@@ -366,7 +368,7 @@ export class Chain implements ChainService {
         this.#log.warn({ err }, 'beacon verification on the pool failed; verifying inline')
       }
     }
-    return verifyPairings(inputs)
+    return verifyPairings(this.#opts.cores.bls, inputs)
   }
 
   setSyncing (syncing: boolean): void { this.#syncing = syncing }

@@ -35,8 +35,9 @@ export default definePlugin<ChainPluginConfig>({
   async register (ctx) {
     const cores = ctx.resolve('cores')
     const executor = await createContractExecutor(cores.vm, cores)
-    const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, threads: ctx.config.verifyThreads ?? undefined })
+    const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
+    signatureVerifier.warm()
     let mempool: Mempool | undefined
     const chain = new Chain({
       db: ctx.resolve('chainDb'),

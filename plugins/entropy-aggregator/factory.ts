@@ -5,14 +5,16 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import { EntropyAggregator } from './aggregator.ts'
 import { buildSources } from './sources/index.ts'
 import type { EntropyAggregatorConfig, SourcePlan } from './config.ts'
+import type { BlsCore } from '../../core/crypto/bls.ts'
 
 export type AggregatorSettings = Omit<EntropyAggregatorConfig, 'host' | 'port' | 'url' | 'sources' | 'minQuorum'>
 
 const BACKOFF_BASE_MS = 1000
 
-export function createAggregator (plan: SourcePlan, s: AggregatorSettings, params: NetworkParams, logger: Logger): EntropyAggregator {
+/** `bls`: the kernel's BLS core, which verifies every beacon round (default: the JS core) */
+export function createAggregator (plan: SourcePlan, s: AggregatorSettings, params: NetworkParams, logger: Logger, bls?: BlsCore): EntropyAggregator {
   return new EntropyAggregator({
-    sources: buildSources(plan.sources, s),
+    sources: buildSources(plan.sources, s, bls),
     minQuorum: plan.minQuorum,
     capacity: s.poolCapacity,
     refillThreshold: s.refillThreshold,

@@ -33,7 +33,7 @@ export default definePlugin<EntropyAggregatorConfig>({
     }
 
     const plan = planSources(c.sources, c.minQuorum, ctx.params)
-    const aggregator = createAggregator(plan, c, ctx.params, ctx.logger)
+    const aggregator = createAggregator(plan, c, ctx.params, ctx.logger, ctx.resolve('cores').bls)
     const app = buildEntropyServer({ http: ctx.resolve('http'), aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
     let bound = { host: c.host, port: c.port }
     const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.hooks })

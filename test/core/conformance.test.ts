@@ -13,6 +13,9 @@ import type { PowCore } from '../../core/pow/pow-core.ts'
 import { meetsDifficulty } from '../../core/pow/pow-core.ts'
 import type { Interpreter } from '../../core/vm/interpreter.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
+import type { BeaconPairingInput, BlsCore } from '../../core/crypto/bls.ts'
+import type { DrandScheme } from '../../core/entropy/drand-schemes.ts'
+import { batchPairingHolds } from '../../core/entropy/beacon-batch.ts'
 import { inputBytes, loadSha3Vectors } from './crypto/sha3-vectors.ts'
 import { runCase } from './vm/conformance/run.ts'
 import type { VectorFile as VmVectorFile } from './vm/conformance/run.ts'
@@ -33,8 +36,13 @@ interface MldsaVectors {
   rejects: Array<{ name: string; signature: number; flip?: { field: 'signature' | 'message' | 'public_key'; byte: number }; truncate?: boolean; key?: number }>
 }
 
+interface BlsVectors {
+  cases: Array<{ name: string; scheme: DrandScheme; public_key: string; message: string; signature: string; verifies: boolean }>
+  batches: Array<{ name: string; cases: number[]; verifies: boolean }>
+}
+
 /** One runner per family: the family's vector file, run on one core. */
-const runners: { [F in CoreFamily]: { file: string; run: (t: Test, core: (typeof CORE_FAMILIES)[F][keyof (typeof CORE_FAMILIES)[F]]) => void } } = {
+const runners: { [F in CoreFamily]: { file: string; run: (t: Test, core: (typeof CORE_FAMILIES)[F][keyof (typeof CORE_FAMILIES)[F]]) => void | Promise<void> } } = {
   sha3: {
     file: 'sha3.json',
     run (t, core: Sha3Core) {
@@ -103,6 +111,22 @@ const runners: { [F in CoreFamily]: { file: string; run: (t: Test, core: (typeof
         }
       }
     }
+  },
+  bls: {
+    file: 'bls.json',
+    async run (t, core: BlsCore) {
+      await core.ready()
+      const v = load<BlsVectors>('bls.json')
+      const inputs: BeaconPairingInput[] = v.cases.map((c) => ({ scheme: c.scheme, publicKey: bytes(c.public_key), message: bytes(c.message), signature: bytes(c.signature), randomness: new Uint8Array(32) }))
+      t.ok(v.cases.filter((c) => c.verifies).length >= 20 && v.cases.some((c) => !c.verifies), 'real rounds and forgeries')
+      v.cases.forEach((c, i) => t.equal(core.pairingHolds(inputs[i]!), c.verifies, `${c.verifies ? 'verifies' : 'refuses'}: ${c.name}`))
+      for (const b of v.batches) {
+        // scalars from a seeded stream: the verdict must not depend on them
+        let seed = 1
+        const random = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed >>> 24 })
+        t.equal(batchPairingHolds(core, b.cases.map((i) => inputs[i]!), random), b.verifies, `batch ${b.verifies ? 'verifies' : 'refuses'}: ${b.name}`)
+      }
+    }
   }
 }
 
@@ -117,7 +141,7 @@ t.test('every family has a vector file and a runner', async (t) => {
 for (const family of coreFamilies()) {
   for (const [name, core] of Object.entries(CORE_FAMILIES[family])) {
     t.test(`${family}=${name} against test/vectors/${runners[family].file}`, async (t) => {
-      (runners[family].run as (t: Test, core: unknown) => void)(t, core)
+      await (runners[family].run as (t: Test, core: unknown) => void | Promise<void>)(t, core)
     })
   }
 }

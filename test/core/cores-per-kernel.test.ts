@@ -38,8 +38,8 @@ const count = (key: string): number => calls.get(key) ?? 0
 /** the cores of `family` that were called since the last reset, by name */
 const used = (family: string): string[] => [...calls.entries()].filter(([k, n]) => k.startsWith(`${family}/`) && n > 0).map(([k]) => k.slice(family.length + 1)).sort()
 
-const ALL_JS: CoreSelection = { sha3: 'js', pow: 'js', vm: 'js', mldsa: 'noble' }
-const DEFAULTS: CoreSelection = { sha3: 'wasm', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'native' }
+const ALL_JS: CoreSelection = { sha3: 'js', pow: 'js', vm: 'js', mldsa: 'noble', bls: 'noble' }
+const DEFAULTS: CoreSelection = { sha3: 'wasm', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'native', bls: 'mcl' }
 const params = testParams()
 
 async function boot (cores: CoreSelection): Promise<TestNode> {

@@ -8,6 +8,7 @@ import type { NetworkParams } from '../../chain/params.ts'
 import type { Block } from '../../chain/types.ts'
 import { genesisBlock } from '../../chain/genesis.ts'
 import { ChainVerifier } from '../../chain/chain-verifier.ts'
+import { Cores } from '../../cores/cores.ts'
 
 export interface VerifyOptions {
   node: string
@@ -73,7 +74,10 @@ export async function runVerify (o: VerifyOptions): Promise<number> {
     return 0
   }
 
-  const verifier = new ChainVerifier(params)
+  // the default cores (WASM BLS among them, instantiated here): what a node of this build runs
+  const cores = new Cores()
+  await cores.ready()
+  const verifier = new ChainVerifier(params, undefined, cores)
   // context: the blocks of the difficulty window before `from` (the first checked block's parent among them)
   const contextFrom = Math.max(0, from - params.difficultyInterval)
   for (let h = contextFrom; h < from; h++) verifier.seed(h === 0 ? genesis : await raw(h))

@@ -3,6 +3,8 @@
 // SHAKE256, continuing the same stream while the round does not change, so no byte is ever
 // produced twice. Beacon output is PUBLIC: anyone can recompute this stream, which is why the
 // aggregator XOR-mixes it with a private source rather than serving it alone on a testnet.
+import { DEFAULT_BLS_CORE } from '../../../core/crypto/bls.ts'
+import type { BlsCore } from '../../../core/crypto/bls.ts'
 import { shake256 } from '@noble/hashes/sha3.js'
 import { DrandHttp } from './drand-http.ts'
 import { verifyBeacon, BeaconVerificationError } from './drand-verify.ts'
@@ -21,6 +23,8 @@ export interface DrandSourceOptions {
   maxAgeSeconds: number | null
   /** clock in ms, for tests */
   now?: () => number
+  /** verifies each round's BLS signature: the kernel's core (default: the JS core) */
+  bls?: BlsCore
 }
 
 const STREAM_DOMAIN = new TextEncoder().encode('ledger-drand-stream-v1')
@@ -63,6 +67,7 @@ export class DrandBeaconSource implements UpstreamSource {
   readonly #http: DrandHttp
   readonly #maxAgeSeconds: number | null
   readonly #now: () => number
+  readonly #bls: BlsCore
   #infoChecked = false
   #lastRound = 0
   #stream: { round: number; xof: Xof } | null = null
@@ -74,6 +79,7 @@ export class DrandBeaconSource implements UpstreamSource {
     this.#http = new DrandHttp({ urls: o.chain.urls, chainHash: o.chain.chainHash, timeoutMs: o.timeoutMs })
     this.#maxAgeSeconds = o.maxAgeSeconds
     this.#now = o.now ?? Date.now
+    this.#bls = o.bls ?? DEFAULT_BLS_CORE
   }
 
   get lastRound (): number { return this.#lastRound }
@@ -94,7 +100,8 @@ export class DrandBeaconSource implements UpstreamSource {
   async #latest (signal?: AbortSignal): Promise<{ beacon: DrandBeacon; randomness: Uint8Array }> {
     if (!this.#infoChecked) await this.#checkInfo(signal)
     const beacon = parseBeacon(await this.#http.beacon('latest', signal))
-    const randomness = verifyBeacon(this.#chain, beacon)
+    await this.#bls.ready()
+    const randomness = verifyBeacon(this.#chain, beacon, this.#bls)
     if (beacon.round < this.#lastRound) throw new BeaconVerificationError(`beacon round ${beacon.round} is older than round ${this.#lastRound} already used`)
     this.#checkFresh(beacon.round)
     this.#lastRound = beacon.round

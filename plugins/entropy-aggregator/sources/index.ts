@@ -6,6 +6,7 @@ import { SelfHostedSource } from './self-hosted.ts'
 import { RestUpstreamSource } from './rest-source.ts'
 import { DevnetBeaconSource } from './devnet-beacon.ts'
 import type { UpstreamSource } from './types.ts'
+import type { BlsCore } from '../../../core/crypto/bls.ts'
 import type { BeaconId, EntropyAggregatorConfig, SupportedSource } from '../config.ts'
 
 export type SourceSettings = Pick<EntropyAggregatorConfig, 'fetchTimeoutMs' | 'beaconMaxAgeSeconds' | 'beacons' | 'selfHosted'>
@@ -16,16 +17,16 @@ export function beaconChain (id: BeaconId, overrides: SourceSettings['beacons'])
   return { ...chain, chainHash: chain.chainHash.toLowerCase(), publicKey: chain.publicKey.toLowerCase(), urls: [...chain.urls] }
 }
 
-export function buildSource (id: SupportedSource, s: SourceSettings): UpstreamSource {
+export function buildSource (id: SupportedSource, s: SourceSettings, bls?: BlsCore): UpstreamSource {
   if (id === 'self-hosted') {
     if (s.selfHosted.url !== null) return new RestUpstreamSource({ id, url: s.selfHosted.url, timeoutMs: s.fetchTimeoutMs })
     // a hardware seed read may take a slice of the round's deadline, never all of it
     return new SelfHostedSource({ device: s.selfHosted.device, hwrngPath: s.selfHosted.hwrngPath, hwrngTimeoutMs: Math.max(50, Math.floor(s.fetchTimeoutMs / 2)) })
   }
-  if (id === 'beacon-devnet') return new DevnetBeaconSource()
-  return new DrandBeaconSource({ id, chain: beaconChain(id, s.beacons), timeoutMs: s.fetchTimeoutMs, maxAgeSeconds: s.beaconMaxAgeSeconds })
+  if (id === 'beacon-devnet') return new DevnetBeaconSource({ bls })
+  return new DrandBeaconSource({ id, chain: beaconChain(id, s.beacons), timeoutMs: s.fetchTimeoutMs, maxAgeSeconds: s.beaconMaxAgeSeconds, bls })
 }
 
-export function buildSources (ids: readonly SupportedSource[], s: SourceSettings): UpstreamSource[] {
-  return ids.map((id) => buildSource(id, s))
+export function buildSources (ids: readonly SupportedSource[], s: SourceSettings, bls?: BlsCore): UpstreamSource[] {
+  return ids.map((id) => buildSource(id, s, bls))
 }

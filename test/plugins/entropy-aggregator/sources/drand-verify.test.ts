@@ -5,6 +5,7 @@ import { verifyBeacon, BeaconVerificationError } from '../../../../plugins/entro
 import type { DrandBeacon } from '../../../../plugins/entropy-aggregator/sources/drand-verify.ts'
 import { beaconMessage, DRAND_SCHEMES } from '../../../../plugins/entropy-aggregator/sources/drand-schemes.ts'
 import { loadFixture } from '../helpers.ts'
+import { BLS_CORES } from '../../../../core/crypto/bls.ts'
 
 const fixtures = {
   default: loadFixture('default'),
@@ -21,11 +22,15 @@ function flipByte (h: string, index: number): string {
   return b.toString('hex')
 }
 
-t.test('every real beacon of the fixtures verifies against its chain key', async (t) => {
-  for (const [name, f] of Object.entries(fixtures)) {
-    t.ok(f.beacons.length >= 3, `${name}: fixture beacons present`)
-    for (const b of f.beacons) {
-      t.equal(hex(verifyBeacon(keyOf(f), b)), b.randomness, `${name} (${f.chain.schemeID}) round ${b.round}`)
+t.test('every real beacon of the fixtures verifies against its chain key, on every BLS core', async (t) => {
+  for (const core of Object.values(BLS_CORES)) {
+    await core.ready()
+    for (const [name, f] of Object.entries(fixtures)) {
+      t.ok(f.beacons.length >= 3, `${name}: fixture beacons present`)
+      for (const b of f.beacons) {
+        t.equal(hex(verifyBeacon(keyOf(f), b, core)), b.randomness, `${core.kind}: ${name} (${f.chain.schemeID}) round ${b.round}`)
+      }
+      t.throws(() => verifyBeacon(keyOf(f), { ...f.beacons.at(-1)!, round: f.beacons.at(-1)!.round + 1 }, core), /BLS signature does not verify/, `${core.kind}: ${name} wrong round`)
     }
   }
 })
