@@ -15,10 +15,11 @@ t.test('parses families, several values and repeats; later wins', async (t) => {
 })
 
 t.test('a bad family or core is one line naming the valid ones', async (t) => {
-  t.throws(() => parseCoreFlag('gpu=fast'), new CoreSelectionError('--core: unknown core family "gpu" (valid: sha3, pow, vm, mldsa); write --core family=name,...'))
+  t.throws(() => parseCoreFlag('gpu=fast'), new CoreSelectionError('--core: unknown core family "gpu" (valid: sha3, pow, vm, mldsa, bls); write --core family=name,...'))
   t.throws(() => parseCoreFlag('sha3'), new CoreSelectionError('--core: sha3 needs a core name: sha3=<wasm|js>'))
   t.throws(() => parseCoreFlag('mldsa='), new CoreSelectionError('--core: mldsa needs a core name: mldsa=<native|noble>'))
   t.throws(() => parseCoreFlag('vm=evm'), new CoreSelectionError('--core: unknown vm core "evm" (valid: wasm, js)'))
+  t.throws(() => parseCoreFlag('bls=blst'), new CoreSelectionError('--core: unknown bls core "blst" (valid: mcl, noble)'))
   t.throws(() => parseCoreFlag('toString=js'), /unknown core family "toString"/, 'no prototype names')
   t.throws(() => parseCoreFlag('sha3=constructor'), /unknown sha3 core "constructor"/)
 })
@@ -26,8 +27,8 @@ t.test('a bad family or core is one line naming the valid ones', async (t) => {
 t.test('Cores: defaults, toString, and a frozen selection', async (t) => {
   const cores = new Cores()
   t.same(cores.selection, DEFAULT_CORE_SELECTION)
-  t.equal(String(cores), 'sha3=wasm,pow=wasm,vm=wasm,mldsa=native')
-  t.equal(formatCoreSelection({ ...DEFAULT_CORE_SELECTION, pow: 'js' }), 'sha3=wasm,pow=js,vm=wasm,mldsa=native')
+  t.equal(String(cores), 'sha3=wasm,pow=wasm,vm=wasm,mldsa=native,bls=mcl')
+  t.equal(formatCoreSelection({ ...DEFAULT_CORE_SELECTION, pow: 'js' }), 'sha3=wasm,pow=js,vm=wasm,mldsa=native,bls=mcl')
   t.throws(() => { (cores.selection as { sha3: string }).sha3 = 'js' }, TypeError)
 })
 
@@ -37,9 +38,9 @@ t.test('the flag overrides the config key family by family', async (t) => {
   const file = path.join(dir, 'ledger.config.ts')
   writeFileSync(file, "export default { network: 'devnet', plugins: [], cores: { sha3: 'js', pow: 'wasm-scalar' } }\n")
   const fromConfig = await buildNodeConfig({ config: file, 'data-dir': dir })
-  t.same(fromConfig.cores, { sha3: 'js', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'native' }, 'config key, defaults for the rest')
+  t.same(fromConfig.cores, { sha3: 'js', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'native', bls: 'mcl' }, 'config key, defaults for the rest')
   const flagged = await buildNodeConfig({ config: file, 'data-dir': dir, core: ['pow=js,mldsa=noble'] })
-  t.same(flagged.cores, { sha3: 'js', pow: 'js', vm: 'wasm', mldsa: 'noble' }, 'the flag wins for what it names')
+  t.same(flagged.cores, { sha3: 'js', pow: 'js', vm: 'wasm', mldsa: 'noble', bls: 'mcl' }, 'the flag wins for what it names')
   await t.rejects(buildNodeConfig({ config: file, 'data-dir': dir, core: ['pow=cuda'] }), new UsageError('--core: unknown pow core "cuda" (valid: wasm, wasm-simd, wasm-scalar, js)'))
 })
 

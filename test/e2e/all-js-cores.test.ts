@@ -13,7 +13,7 @@ import { stopChild, exited } from '../helpers/process.ts'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const NODE = path.join(ROOT, 'node_modules', '.bin', 'node')
 const LEDGER = path.join(ROOT, 'bin', 'ledger.ts')
-const ALL_JS = 'sha3=js,pow=js,vm=js,mldsa=noble'
+const ALL_JS = 'sha3=js,pow=js,vm=js,mldsa=noble,bls=noble'
 
 async function run (args: string[], killAfterMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(NODE, [LEDGER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -51,7 +51,7 @@ t.test('a devnet node on all-JS cores mines blocks that validate', async (t) => 
   }, 180_000)
 
   const lines = log.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
-  t.ok(lines.some((l) => l.cores === 'sha3=js,pow=js,vm=js,mldsa=noble'), 'the kernel logs the cores it runs')
+  t.ok(lines.some((l) => l.cores === ALL_JS), 'the kernel logs the cores it runs')
   t.ok(lines.some((l) => l.msg === 'miner starting' && l.core === 'js'), 'the miner searches nonces on the JS PoW core')
   t.ok(lines.filter((l) => l.msg === 'mined block').length >= 3, 'and mined the blocks itself')
 
@@ -65,7 +65,7 @@ t.test('a bad --core names the valid families or cores and exits 2', async (t) =
   t.teardown(() => cleanup(dataDir))
   const family = await run(['run', '--network', 'devnet', '--data-dir', dataDir, '--core', 'gpu=fast'], 60_000)
   t.equal(family.code, 2)
-  t.equal(family.stderr.trim(), 'ledger: --core: unknown core family "gpu" (valid: sha3, pow, vm, mldsa); write --core family=name,...')
+  t.equal(family.stderr.trim(), 'ledger: --core: unknown core family "gpu" (valid: sha3, pow, vm, mldsa, bls); write --core family=name,...')
   const core = await run(['run', '--network', 'devnet', '--data-dir', dataDir, '--core', 'sha3=js,pow=cuda'], 60_000)
   t.equal(core.code, 2)
   t.equal(core.stderr.trim(), 'ledger: --core: unknown pow core "cuda" (valid: wasm, wasm-simd, wasm-scalar, js)')
