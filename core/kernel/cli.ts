@@ -80,6 +80,8 @@ export function flagOverrides (a: RunArgs): Record<string, unknown> {
   return o
 }
 
+const CORE_FLAG_HELP = 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble, bls=mcl|noble (e.g. --core sha3=js,pow=js)'
+
 export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
   const { loadConfigFile, resolveConfig } = await import('./config.ts')
   const file = configFile(a.config)
@@ -155,7 +157,7 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' })
   .option('log-format', { type: 'string', choices: ['json', 'pretty'], describe: 'pretty: one line per entry; json: one object per line [default: pretty on a terminal, else json]' })
   .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' })
-  .option('core', { type: 'string', array: true, describe: 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble (e.g. --core sha3=js,pow=js)' }) as Argv<RunArgs>
+  .option('core', { type: 'string', array: true, describe: CORE_FLAG_HELP }) as Argv<RunArgs>
 
 /** Builds the command line: the kernel's commands, then `pluginCommands` (see builtinCommands). */
 export function buildCli (argv: string[], pluginCommands: readonly PluginCommand[] = []): Argv {
@@ -181,8 +183,10 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
     .command('verify', "re-verify a node's chain over its public HTTP API (PoW, difficulty, merkle roots, attestations, beacon signatures)", (y) => y
       .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL, e.g. http://127.0.0.1:8080" })
       .option('from', { type: 'number', describe: 'first height to verify [default: 1]' })
-      .option('to', { type: 'number', describe: "last height to verify [default: the node's tip]" }),
+      .option('to', { type: 'number', describe: "last height to verify [default: the node's tip]" })
+      .option('core', { type: 'string', array: true, describe: 'cores that hash and verify, as for `ledger run` (e.g. --core bls=noble,sha3=js)' }),
     async (a) => {
+      const cores = a.core !== undefined && a.core.length > 0 ? await coreFlag(a.core) : {}
       for (const k of ['from', 'to'] as const) {
         const v = a[k]
         if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new UsageError(`--${k} must be a block height (a non-negative integer)`)
@@ -194,6 +198,7 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
           node: a.node,
           from: a.from,
           to: a.to,
+          cores,
           out: (line) => { if (tty) process.stderr.write('\n'); console.log(line) },
           progress: (line) => { process.stderr.write(tty ? `\r${line}\u001b[K` : `${line}\n`) }
         })

@@ -65,9 +65,12 @@ t.test('ledger verify passes on a live devnet and fails on a tampered copy', asy
   t.match(ok.stdout, /^OK: blocks 1\.\.\d+ of devnet at http:\/\/127\.0\.0\.1:\d+: .*attestations hold; \d+ beacon rounds quoted/m)
   t.match(ok.stdout, / 0 block\(s\) without beacon evidence/, 'every devnet block carries beacon evidence')
   t.match(ok.stderr, /verified \d+\/\d+ blocks \(height \d+\), \d+ blocks\/s, 0 failing/, 'a progress line')
-  const partial = await verify(miner.base, '--from', '2', '--to', '3')
+  const partial = await verify(miner.base, '--from', '2', '--to', '3', '--core', 'bls=noble,sha3=js')
   t.equal(partial.code, 0)
   t.match(partial.stdout, /OK: blocks 2\.\.3 of devnet/)
+  const badCore = await verify(miner.base, '--core', 'bls=blst')
+  t.equal(badCore.code, 2, 'an unknown core is a usage error')
+  t.match(badCore.stderr, /unknown bls core "blst" \(valid: mcl, noble\)/)
 
   await stopChild(miner.child, 10_000)
   cpSync(dataDir, copyDir, { recursive: true })

@@ -9,11 +9,14 @@ import type { Block } from '../../chain/types.ts'
 import { genesisBlock } from '../../chain/genesis.ts'
 import { ChainVerifier } from '../../chain/chain-verifier.ts'
 import { Cores } from '../../cores/cores.ts'
+import type { CoreSelection } from '../../cores/cores.ts'
 
 export interface VerifyOptions {
   node: string
   from?: number
   to?: number
+  /** `--core`: the cores that hash and verify (default: the node's defaults) */
+  cores?: Partial<CoreSelection>
   /** where the progress line and the summary go */
   out: (line: string) => void
   progress: (line: string) => void
@@ -74,8 +77,8 @@ export async function runVerify (o: VerifyOptions): Promise<number> {
     return 0
   }
 
-  // the default cores (WASM BLS among them, instantiated here): what a node of this build runs
-  const cores = new Cores()
+  // the node's default cores unless --core names others (a WASM BLS core is instantiated here)
+  const cores = new Cores(o.cores)
   await cores.ready()
   const verifier = new ChainVerifier(params, undefined, cores)
   // context: the blocks of the difficulty window before `from` (the first checked block's parent among them)
