@@ -3,6 +3,7 @@
 // stop), then a status line every so often: height, peers, hash rate, mempool, and while
 // syncing the progress with blocks/s and an ETA. Blocks that arrive from peers get one
 // compact line each (the miner logs its own).
+import { formatDuration } from './duration.ts'
 import path from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
@@ -131,14 +132,6 @@ export function formatHashRate (h: number): string {
   let u = 0
   while (v >= 1000 && u < units.length - 1) { v /= 1000; u++ }
   return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`
-}
-
-export function formatDuration (seconds: number): string {
-  if (!Number.isFinite(seconds)) return '?'
-  const s = Math.max(0, Math.round(seconds))
-  if (s < 60) return `${s}s`
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
 }
 
 function sample (kernel: Kernel): StatusSample | undefined {

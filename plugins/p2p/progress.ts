@@ -1,15 +1,8 @@
 // The sync status line (STYLE 11, as Lodestar's notifier and geth's downloader print):
 //   Syncing 4,210/10,000 (42%) - 850 blocks/s - eta 7s - peers 2
+import { formatDuration } from '../../core/kernel/duration.ts'
 
 const count = (n: number): string => Math.max(0, Math.floor(n)).toLocaleString('en-US')
-
-export function formatEta (seconds: number): string {
-  if (!Number.isFinite(seconds)) return '?'
-  const s = Math.max(0, Math.ceil(seconds))
-  if (s < 60) return `${s}s`
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
-}
 
 export interface SyncLine { current: number; target: number; blocksPerSecond: number; peers: number }
 
@@ -17,7 +10,7 @@ export function formatSyncLine (p: SyncLine): string {
   const target = Math.max(p.target, p.current)
   const pct = target === 0 ? 100 : Math.floor((p.current / target) * 100)
   const rate = Math.round(p.blocksPerSecond)
-  const eta = rate > 0 ? formatEta((target - p.current) / p.blocksPerSecond) : '?'
+  const eta = rate > 0 ? formatDuration((target - p.current) / p.blocksPerSecond) : '?'
   return `Syncing ${count(p.current)}/${count(target)} (${pct}%) - ${count(rate)} blocks/s - eta ${eta} - peers ${p.peers}`
 }
 

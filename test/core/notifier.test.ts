@@ -1,6 +1,7 @@
 // The terminal's status line and startup summary formatting (core/kernel/notifier.ts).
 import t from 'tap'
-import { formatDuration, formatHashRate, formatStatusLine, formatSummary } from '../../core/kernel/notifier.ts'
+import { formatHashRate, formatStatusLine, formatSummary } from '../../core/kernel/notifier.ts'
+import { formatDuration } from '../../core/kernel/duration.ts'
 
 t.test('status line: idle, synced, syncing with progress, blocks/s and ETA', async (t) => {
   const base = { height: 1204, peers: 2, hashRate: 1_234_567, mempool: 3, sync: 'synced' as const, target: 1204 }

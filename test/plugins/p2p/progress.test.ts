@@ -1,5 +1,6 @@
 import t from 'tap'
-import { formatEta, formatSyncLine, RateMeter } from '../../../plugins/p2p/progress.ts'
+import { formatSyncLine, RateMeter } from '../../../plugins/p2p/progress.ts'
+import { formatDuration as formatEta } from '../../../core/kernel/duration.ts'
 
 t.test('the sync line has the documented form', async (t) => {
   t.equal(formatSyncLine({ current: 4210, target: 10_000, blocksPerSecond: 850, peers: 2 }), 'Syncing 4,210/10,000 (42%) - 850 blocks/s - eta 7s - peers 2')
