@@ -120,7 +120,7 @@ export interface Template {
   /** the serialized answer cut at its holes: parts.length === holes.length + 1 */
   parts: string[]
   holes: Hole[]
-  /** memory estimate: UTF-8 bytes of the parts (a V8 string takes at most that) plus bookkeeping */
+  /** memory estimate: the serialized text as V8 stores it, plus bookkeeping */
   bytes: number
 }
 
@@ -140,6 +140,8 @@ export function renderTemplate (t: Template, nameOf: NameOf, confirmations: numb
 const TOKEN = `m${crypto.randomBytes(12).toString('hex')}`
 /** an integer the serializer writes as these digits; 2^52 plus a secret below 2^32 */
 const CONFIRMATIONS_MARK = 2 ** 52 + crypto.randomBytes(4).readUInt32BE(0)
+// eslint-disable-next-line no-control-regex
+const WIDE_RE = /[^\u0000-\u00ff]/
 const MARK_RE = new RegExp(`"${TOKEN}(\\d+)"|${String(CONFIRMATIONS_MARK)}`, 'g')
 
 /** a string marker for name hole `i`, to put where that name goes before serializing */
@@ -169,7 +171,9 @@ export function cutTemplate (marked: string, addresses: readonly string[], actua
   }
   if (next !== addresses.length) return null
   parts.push(marked.slice(from))
-  const bytes = parts.reduce((n, p) => n + Buffer.byteLength(p), 0) + addresses.reduce((n, a) => n + a.length, 0) + 64 * (holes.length + 2)
+  // the parts are slices of `marked` and keep it alive: V8 holds it in one byte a character,
+  // two when any character is past Latin-1
+  const bytes = marked.length * (WIDE_RE.test(marked) ? 2 : 1) + addresses.reduce((n, a) => n + a.length, 0) + 64 * (holes.length + 2)
   const template = { parts, holes, bytes }
   return renderTemplate(template, nameOf, confirmations) === actual ? template : null
 }

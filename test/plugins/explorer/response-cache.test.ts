@@ -207,4 +207,9 @@ t.test('a template that does not reproduce its answer is not kept', async (t) =>
   t.equal(cutTemplate(marked, ['aa', 'bb'], '{"a":"alice","b":"bob"}', nameOf, 0), null, 'differs: dropped')
   t.equal(cutTemplate(marked, ['aa'], '{"a":"alice","b":null}', nameOf, 0), null, 'more marks than names')
   t.equal(cutTemplate(`{"a":"${nameMark(1)}"}`, ['aa'], '{"a":"alice"}', nameOf, 0), null, 'marks out of order')
+  const narrow = cutTemplate('{"m":"ünïcödé"}', [], '{"m":"ünïcödé"}', nameOf, 0)
+  const wide = cutTemplate('{"m":"\u2028 €"}', [], '{"m":"\u2028 €"}', nameOf, 0)
+  const overhead = 64 * 2 // per template, no holes
+  t.equal(narrow?.bytes, 15 + overhead, 'Latin-1 text: a byte a character (V8 one-byte string)')
+  t.equal(wide?.bytes, 2 * 11 + overhead, 'text past Latin-1: two bytes a character')
 })
