@@ -109,6 +109,8 @@ export class ByteLru<K, V> {
   }
 
   clear (): void { this.#entries.clear(); this.#bytes = 0 }
+  /** false for a zero budget: nothing would be kept, so nothing need be prepared */
+  get keeps (): boolean { return this.#maxBytes > 0 && this.#maxEntries > 0 }
   get entries (): number { return this.#entries.size }
   get bytes (): number { return this.#bytes }
 }

@@ -105,7 +105,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     const block = await blockAtHeight(ctx, height)
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
     const json = reply.serialize(block) as string
-    if (cache !== undefined && generation === cache.generation) {
+    if (cache?.blocks.keeps === true && generation === cache.generation) {
       // the names are the only part of a main-chain block's detail that can change
       const marked = reply.serialize({ ...block, transactions: block.transactions.map((tx, i) => ({ ...tx, sender_name: nameMark(2 * i), recipient_name: nameMark(2 * i + 1) })) }) as string
       const template = cutTemplate(marked, block.transactions.flatMap((tx) => [tx.sender, tx.recipient]), json, ctx.nameOf, 0)
@@ -155,7 +155,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
     const json = reply.serialize(tx) as string
     // a pending transaction is not kept: it has no block yet
-    if (cache !== undefined && id !== null && generation === cache.generation && tx.status === 'confirmed' && tx.block_height !== undefined) {
+    if (cache?.txs.keeps === true && id !== null && generation === cache.generation && tx.status === 'confirmed' && tx.block_height !== undefined) {
       const marked = reply.serialize({ ...tx, sender_name: nameMark(0), recipient_name: nameMark(1), confirmations: confirmationsMark }) as string
       const template = cutTemplate(marked, [tx.sender, tx.recipient], json, ctx.nameOf, tx.confirmations)
       if (template !== null) cache.txs.set(id, { height: tx.block_height, template }, template.bytes)

@@ -178,6 +178,8 @@ t.test('the cache stays within its byte bound, least recently used out first', a
   const none = new ByteLru<number, string>({ maxBytes: 0, maxEntries: 0 })
   none.set(1, 'v', 0)
   t.equal(none.entries, 0, 'a zero budget keeps nothing')
+  t.equal(none.keeps, false, 'and says so, so the routes prepare nothing')
+  t.equal(lru.keeps, true)
 
   // the real answers through a small cache
   const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', NAMES_PLUGIN, 'explorer'] })
