@@ -18,16 +18,25 @@ export interface ChainStats {
   network: string
 }
 
-export function chainStats (ctx: Pick<ViewContext, 'chain' | 'mempool' | 'params'>): ChainStats {
+/** the figures of a tip that cost a state read: they change only when the tip does */
+export interface TipFigures { hash: string; totalSupply: number; difficulty: number }
+
+export function tipFigures (chain: ViewContext['chain']): TipFigures {
+  return { hash: chain.tip().hash, totalSupply: bohmToCoin(chain.totalSupply()), difficulty: chain.nextDifficulty() }
+}
+
+/** `figures` may hand back the figures it computed for this tip before (explorer stats) */
+export function chainStats (ctx: Pick<ViewContext, 'chain' | 'mempool' | 'params'>, figures: (chain: ViewContext['chain']) => TipFigures = tipFigures): ChainStats {
   const tip = ctx.chain.tip()
+  const f = figures(ctx.chain)
   return {
     height: tip.height,
     tip_hash: tip.hash,
     tip_timestamp: tip.timestamp,
-    total_supply: bohmToCoin(ctx.chain.totalSupply()),
+    total_supply: f.totalSupply,
     max_supply: ctx.params.maxSupplyCoin,
     mempool_size: ctx.mempool.size,
-    difficulty: ctx.chain.nextDifficulty(),
+    difficulty: f.difficulty,
     block_time_target: ctx.params.blockTimeTarget,
     testnet: ctx.params.testnet,
     network: ctx.params.name

@@ -33,6 +33,11 @@ export function normalizeTxId (text: string): string | null {
   return TX_ID_RE.test(id) ? id : null
 }
 
+/** 1 for a transaction in the tip block */
+export function confirmationsOf (tipHeight: number, blockHeight: number): number {
+  return Math.max(1, tipHeight - blockHeight + 1)
+}
+
 function withRaw (view: TxLookup, tx: Transaction): RawTxLookup {
   return { ...view, data: tx.data, nonce: tx.nonce, signature: tx.signature }
 }
@@ -50,7 +55,7 @@ export async function lookupTx (ctx: ViewContext, txId: string, opts: { raw: boo
       block_height: location.height,
       block_hash: confirmed.blockHash,
       status: 'confirmed',
-      confirmations: Math.max(1, ctx.chain.tip().height - location.height + 1)
+      confirmations: confirmationsOf(ctx.chain.tip().height, location.height)
     }
     if (view.kind === 'deploy' || view.kind === 'call') {
       const receipt = await ctx.chain.getReceipt(id)

@@ -6,14 +6,28 @@ import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
 import { registerExplorerPage } from './page.ts'
 import { registerVendorModules } from './vendor.ts'
+import { DEFAULT_CACHE, ExplorerCache } from './response-cache.ts'
 
-export default definePlugin({
+interface ExplorerConfig {
+  /** bytes of ready-to-send block answers kept (0: none) */
+  blockCacheBytes: number
+  /** bytes of ready-to-send transaction answers kept (0: none) */
+  txCacheBytes: number
+}
+
+export default definePlugin<ExplorerConfig>({
   name: 'explorer',
   description: 'public chain explorer: API and web page',
   provides: [],
   needs: ['chain', 'mempool', 'http', 'publicHttp'],
   optional: ['names', 'contractAbis'],
-  configSchema: { properties: {}, additionalProperties: false },
+  configSchema: {
+    properties: {
+      blockCacheBytes: { type: 'integer', minimum: 0, default: DEFAULT_CACHE.blockBytes },
+      txCacheBytes: { type: 'integer', minimum: 0, default: DEFAULT_CACHE.txBytes }
+    },
+    additionalProperties: false
+  },
   async register (ctx) {
     const view: ViewContext = {
       chain: ctx.resolve('chain'),
@@ -24,7 +38,10 @@ export default definePlugin({
       addressOfName: addressLookup(() => ctx.tryResolve('names'), ctx.params.foundationAddress)
     }
     const app = ctx.resolve('publicHttp')
-    registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'))
+    // answers of main-chain blocks and confirmed transactions, ready to send (issue 15)
+    const cache = new ExplorerCache({ blockBytes: ctx.config.blockCacheBytes, txBytes: ctx.config.txCacheBytes })
+    cache.follow(ctx.hooks)
+    registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'), cache)
     registerVendorModules(app)
     await registerExplorerPage(ctx.resolve('http'), app)
   }

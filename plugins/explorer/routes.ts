@@ -1,6 +1,6 @@
 // Public explorer API (SPEC 4.2): stats, blocks, one block, one transaction, one address,
 // receipts. Read-only; every heavy lookup goes through the chain's indexes.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { HttpError } from '../../core/kernel/errors.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import type { ContractAbiDirectory } from '../../core/kernel/services.ts'
@@ -8,7 +8,7 @@ import { decodeTx } from '../../core/views/tx-view.ts'
 import { pagination } from '../../core/views/pagination.ts'
 import { chainStats } from '../../core/views/chain-stats.ts'
 import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
-import { lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
+import { confirmationsOf, lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
 import { addressDetail } from '../../core/views/address-detail.ts'
 import { resolveSearch } from '../../core/views/search.ts'
 import { receiptBody } from '../../core/views/receipt-view.ts'
@@ -20,6 +20,8 @@ import {
 } from '../../core/views/schemas.ts'
 import { EXPLORER_PAGE } from './page.ts'
 import { trustedBeacons } from '../../config/entropy-sources.ts'
+import { confirmationsMark, cutTemplate, nameMark, renderTemplate } from './response-cache.ts'
+import type { ExplorerCache } from './response-cache.ts'
 
 const tags = ['explorer']
 const pathParam = (name: string, description: string) => ({
@@ -51,7 +53,20 @@ function heightOf (text: string): number {
   return height
 }
 
-export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined): void {
+/** the content type fastify gives a serialized answer: a cached one goes out the same */
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** sends text the route's serializer produced (now or for an earlier request) as is */
+function sendJson (reply: FastifyReply, json: string): string {
+  reply.type(JSON_TYPE)
+  return json
+}
+
+/**
+ * `cache` (ready-to-send blocks and transactions, tip figures) must follow the node's block
+ * hooks (ExplorerCache.follow); without one every answer is built afresh.
+ */
+export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined, cache?: ExplorerCache): void {
   app.get('/api/explorer', {
     schema: {
       tags,
@@ -65,9 +80,11 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     }
   }, async () => ({ service: 'explorer', page: EXPLORER_PAGE, docs: '/docs', endpoints: [...EXPLORER_ROUTES] }))
 
+  const confirmationsAt = (height: number): number => confirmationsOf(ctx.chain.tip().height, height)
+
   app.get('/api/explorer/stats', {
     schema: { tags, summary: 'chain statistics', response: { 200: statsSchema } }
-  }, async () => chainStats(ctx))
+  }, async () => chainStats(ctx, cache?.tipFigures))
 
   app.get('/api/explorer/blocks', {
     schema: { tags, summary: 'blocks, newest first', querystring: pageQuerySchema, response: { 200: blockPageSchema, 400: errorSchema } }
@@ -80,10 +97,21 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       params: pathParam('height', 'block height (integer)'),
       response: { 200: blockDetailSchema, 400: errorSchema, 404: errorSchema }
     }
-  }, async (request) => {
-    const block = await blockAtHeight(ctx, heightOf((request.params as { height: string }).height))
+  }, async (request, reply) => {
+    const height = heightOf((request.params as { height: string }).height)
+    const hit = cache?.blocks.get(height)
+    if (hit !== undefined) return sendJson(reply, renderTemplate(hit, ctx.nameOf, 0))
+    const generation = cache?.generation
+    const block = await blockAtHeight(ctx, height)
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
-    return block
+    const json = reply.serialize(block) as string
+    if (cache?.blocks.keeps === true && generation === cache.generation) {
+      // the names are the only part of a main-chain block's detail that can change
+      const marked = reply.serialize({ ...block, transactions: block.transactions.map((tx, i) => ({ ...tx, sender_name: nameMark(2 * i), recipient_name: nameMark(2 * i + 1) })) }) as string
+      const template = cutTemplate(marked, block.transactions.flatMap((tx) => [tx.sender, tx.recipient]), json, ctx.nameOf, 0)
+      if (template !== null) cache.blocks.set(height, template, template.bytes)
+    }
+    return sendJson(reply, json)
   })
 
   // the block exactly as gossiped and stored (SPEC 2.3 wire form): what `ledger verify` and
@@ -118,10 +146,21 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       params: pathParam('tx_id', '64-hex transaction id'),
       response: { 200: txLookupSchema, 404: errorSchema }
     }
-  }, async (request) => {
-    const tx = await lookupTx(ctx, (request.params as { tx_id: string }).tx_id)
+  }, async (request, reply) => {
+    const id = normalizeTxId((request.params as { tx_id: string }).tx_id)
+    const hit = id === null ? undefined : cache?.txs.get(id)
+    if (hit !== undefined) return sendJson(reply, renderTemplate(hit.template, ctx.nameOf, confirmationsAt(hit.height)))
+    const generation = cache?.generation
+    const tx = id === null ? undefined : await lookupTx(ctx, id)
     if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
-    return tx
+    const json = reply.serialize(tx) as string
+    // a pending transaction is not kept: it has no block yet
+    if (cache?.txs.keeps === true && id !== null && generation === cache.generation && tx.status === 'confirmed' && tx.block_height !== undefined) {
+      const marked = reply.serialize({ ...tx, sender_name: nameMark(0), recipient_name: nameMark(1), confirmations: confirmationsMark }) as string
+      const template = cutTemplate(marked, [tx.sender, tx.recipient], json, ctx.nameOf, tx.confirmations)
+      if (template !== null) cache.txs.set(id, { height: tx.block_height, template }, template.bytes)
+    }
+    return sendJson(reply, json)
   })
 
   app.get('/api/explorer/address/:address', {

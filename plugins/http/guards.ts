@@ -103,16 +103,21 @@ export function sameOrigin (origin: string, request: FastifyRequest, allowed: Re
  *  node CLI) are not browsers and pass. */
 export function installCrossSiteGuard (app: FastifyInstance, opts: CrossSiteOptions): void {
   const allowed = new Set(opts.allowedOrigins.map((o) => o.toLowerCase().replace(/\/+$/, '')))
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return
+  const refusal = (request: FastifyRequest): HttpError | undefined => {
     const contentType = request.headers['content-type']
-    if ((contentType !== undefined || hasBody(request)) && !isJson(contentType)) throw new HttpError(415, JSON_ONLY_TEXT)
+    if ((contentType !== undefined || hasBody(request)) && !isJson(contentType)) return new HttpError(415, JSON_ONLY_TEXT)
     const origin = request.headers.origin
     if (origin !== undefined) {
-      if (!sameOrigin(origin, request, allowed)) throw new HttpError(403, `cross-site request refused: origin ${origin} is not this server`)
+      if (!sameOrigin(origin, request, allowed)) return new HttpError(403, `cross-site request refused: origin ${origin} is not this server`)
     } else if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new HttpError(403, 'cross-site request refused')
+      return new HttpError(403, 'cross-site request refused')
     }
+    return undefined
+  }
+  // a callback hook, not an async one: every GET passes through it, and a promise per request
+  // is measurable on the explorer's cached answers (issue 15)
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(SAFE_METHODS.has(request.method) ? undefined : refusal(request))
   })
 }
 
