@@ -43,6 +43,8 @@ export interface RocksMemoryStats {
   memtables: number
   blockCache: number
   blockCachePinned: number
+  /** the block cache's configured size */
+  blockCacheCapacity: number
   tableReaders: number
 }
 
@@ -90,6 +92,7 @@ export class RocksStore implements KvStore {
       memtables: n('rocksdb.cur-size-all-mem-tables'),
       blockCache: n('rocksdb.block-cache-usage'),
       blockCachePinned: n('rocksdb.block-cache-pinned-usage'),
+      blockCacheCapacity: n('rocksdb.block-cache-capacity'),
       tableReaders: n('rocksdb.estimate-table-readers-mem')
     }
   }
