@@ -5,7 +5,13 @@
 // a line) and read back one at a time, so the probe itself holds no chain in memory.
 //
 //   node --expose-gc bench/memory-probe.ts build --blocks 2000 --tx 20 --out chain-20x2000.jsonl
-//   node --expose-gc bench/memory-probe.ts connect --fixture chain-20x2000.jsonl [--every 100] [--blocks N]
+//   node --expose-gc bench/memory-probe.ts connect --fixture chain-20x2000.jsonl [--every 100] [--blocks N] [--keep DIR]
+//   node bench/memory-probe.ts sync --chain DIR [--blocks 2000] [--every 250] [--runs 1]   (LEDGER_BENCH_NO_NODE_FLAGS=1: without bin/node-flags.js)
+//
+// `sync` measures what the sync family measures (issue 15), in more detail: a node serving the
+// chain `connect --keep DIR` left in DIR, and a fresh node syncing it from that peer, each its
+// own process started as the bench starts them (bench/lib/child.ts); the syncing node reports
+// its memory every `--every` blocks, RSS split by part (bench/lib/memory-detail.ts).
 import { closeSync, createWriteStream, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,6 +26,7 @@ import { RocksStore } from '../plugins/storage/rocks-store.ts'
 import { Chain } from '../plugins/consensus/chain.ts'
 import { createHooks } from '../core/kernel/hooks.ts'
 import { Cores } from '../core/cores/cores.ts'
+import { startChild } from './lib/child.ts'
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -32,7 +39,9 @@ const { positionals, values } = parseArgs({
     smaps: { type: 'string' },
     hold: { type: 'boolean', default: false },
     verify: { type: 'string', default: 'pool' },
-    keep: { type: 'string' }
+    keep: { type: 'string' },
+    chain: { type: 'string' },
+    runs: { type: 'string', default: '1' }
   }
 })
 
@@ -177,7 +186,37 @@ async function connect (): Promise<void> {
   }
 }
 
+async function sync (): Promise<void> {
+  const dir = values.chain
+  if (dir === undefined) throw new Error('sync needs --chain DIR (made by `connect --keep DIR`)')
+  const n = Number(values.blocks ?? 2000)
+  const every = Number(values.every)
+  const marks: number[] = []
+  for (let h = every; h <= n; h += every) marks.push(h)
+  const server = startChild({ role: 'p2p-serve', dataDir: dir })
+  try {
+    const peer = `127.0.0.1:${(await server.next('ready', 60_000)).port}`
+    for (let run = 1; run <= Number(values.runs); run++) {
+      const client = startChild({ role: 'p2p-sync', dataDir: benchTmpDir('memory-sync'), peer, height: n, timeoutMs: 1_800_000, memoryAt: marks, detail: true }, (m) => { process.stderr.write(`run ${run}: ${m}\n`) })
+      try {
+        for (let i = 0; i < marks.length; i++) {
+          const { height, memory: m } = await client.next('memory-at', 1_810_000)
+          const detail = Object.entries(m.detail ?? {}).map(([k, v]) => `${k}=${mib(v)}`)
+          console.log([`run=${run}`, `h=${height}`, `rss=${mib(m.rss)}`, `heapTotal=${mib(m.heapTotal)}`, `heapUsed=${mib(m.heapUsed)}`, `external=${mib(m.external)}`, ...detail].join(' '))
+        }
+        const synced = await client.next('synced', 60_000)
+        console.log(`run=${run} synced ${synced.height} blocks in ${synced.seconds.toFixed(1)} s (${Math.round(synced.height / synced.seconds)} blocks/s) rss=${mib(synced.memory.rss)}`)
+      } finally {
+        await client.stop()
+      }
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
 const command = positionals[0]
 if (command === 'build') await build()
 else if (command === 'connect') await connect()
-else throw new Error('usage: memory-probe.ts build|connect [options]')
+else if (command === 'sync') await sync()
+else throw new Error('usage: memory-probe.ts build|connect|sync [options]')

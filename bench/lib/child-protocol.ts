@@ -7,7 +7,7 @@ export type ChildSpec =
   | { role: 'p2p-serve'; dataDir: string }
   /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting; it reports
    *  its memory as its tip passes each of `memoryAt` */
-  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[] }
+  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[]; detail?: boolean }
   /** a node with the explorer on the public server */
   | { role: 'explorer'; dataDir: string }
   /** the anchor: a bare fastify route returning a constant */
@@ -17,7 +17,11 @@ export type ChildSpec =
 
 /** bytes, after a full GC: `external` is memory outside the JS heap that V8 knows of (Buffers …);
  *  `heapTotal` what V8 holds for this thread's JS heap (young generation included), used or not */
-export interface MemoryFigures { rss: number; heapUsed: number; heapTotal: number; external: number }
+export interface MemoryFigures {
+  rss: number; heapUsed: number; heapTotal: number; external: number
+  /** with `detail` (bench/memory-probe.ts sync): where the RSS is, bytes by part (see memory-detail.ts) */
+  detail?: Record<string, number>
+}
 
 export type ChildMessage =
   | { type: 'ready'; port: number; cookie?: string }

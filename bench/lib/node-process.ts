@@ -1,6 +1,8 @@
 // Entry point of a node process the bench starts (see child-protocol.ts): boots what its
 // role needs, reports on IPC, and stops on request. Run only through startChild().
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire, syncBuiltinESMExports } from 'node:module'
+import type * as WorkerThreads from 'node:worker_threads'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
@@ -12,15 +14,52 @@ import { Kernel } from '../../core/kernel/kernel.ts'
 import type { PeerService } from '../../core/kernel/services.ts'
 import { benchParams, silentLogger } from './chain-fixture.ts'
 import type { ChildMessage, ChildSpec, MemoryFigures, ParentMessage } from './child-protocol.ts'
+import { heapSpaces, rocksParts, smapsParts } from './memory-detail.ts'
+import type { RocksStore } from '../../plugins/storage/rocks-store.ts'
 
 const send = (msg: ChildMessage): void => { process.send?.(msg) }
 
-function memory (): MemoryFigures {
+/**
+ * Worker threads the node starts (the verify pool's), so the probe can ask each for its V8
+ * heap: the bench wraps node:worker_threads' Worker before the kernel loads (ESM imports of a
+ * builtin follow syncBuiltinESMExports).
+ */
+const workers = new Set<WorkerThreads.Worker>()
+function trackWorkers (): void {
+  const require = createRequire(import.meta.url)
+  const wt = require('node:worker_threads') as typeof WorkerThreads
+  const Base = wt.Worker
+  wt.Worker = class extends Base {
+    constructor (...args: ConstructorParameters<typeof Base>) {
+      super(...args)
+      workers.add(this)
+      this.once('exit', () => workers.delete(this))
+    }
+  }
+  syncBuiltinESMExports()
+}
+
+/** total V8 heap of the live worker threads: committed (physical) and used, bytes */
+async function workerHeaps (): Promise<Record<string, number>> {
+  let physical = 0
+  let used = 0
+  for (const w of workers) {
+    const h = await w.getHeapStatistics().catch(() => null) // a worker that just exited
+    if (h === null) continue
+    physical += h.total_physical_size
+    used += h.used_heap_size
+  }
+  return { workers: workers.size * 2 ** 20, workersHeapPhysical: physical, workersHeapUsed: used }
+}
+
+function memory (detail?: () => Record<string, number>): MemoryFigures {
   const gc = (globalThis as { gc?: () => void }).gc
   gc?.()
   gc?.()
   const m = process.memoryUsage()
-  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }
+  const figures: MemoryFigures = { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external }
+  if (detail !== undefined) figures.detail = { arrayBuffers: m.arrayBuffers, ...detail() }
+  return figures
 }
 
 async function bootNode (dataDir: string, plugins: string[], config: UserConfig, logger: Logger = silentLogger): Promise<Kernel> {
@@ -56,14 +95,30 @@ function httpPort (kernel: Kernel): number {
 }
 
 async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promise<void> {
+  if (spec.detail === true) trackWorkers()
   const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port: 0, peers: [spec.peer], progressIntervalMs: 2000 } }, syncProgressLogger())
   const chain = kernel.container.resolve('chain')
   let firstBlockAt = 0
   const { promise: reached, resolve } = Promise.withResolvers<void>()
   kernel.hooks.blockConnected.tap('bench', () => { if (firstBlockAt === 0) firstBlockAt = performance.now() })
   const marks = [...(spec.memoryAt ?? [])].sort((a, b) => a - b)
+  const detail = spec.detail === true
+    ? () => ({
+        ...smapsParts(),
+        ...heapSpaces(),
+        ...rocksParts('chainDb', (kernel.container.resolve('chainDb') as RocksStore).memoryStats()),
+        ...rocksParts('adminDb', (kernel.container.resolve('adminDb') as RocksStore).memoryStats())
+      })
+    : undefined
   kernel.hooks.tipChanged.tap('bench', ({ height }) => {
-    while (marks.length > 0 && height >= (marks[0] as number)) send({ type: 'memory-at', height: marks.shift() as number, memory: memory() })
+    while (marks.length > 0 && height >= (marks[0] as number)) {
+      const mark = marks.shift() as number
+      const figures = memory(detail)
+      if (detail === undefined) send({ type: 'memory-at', height: mark, memory: figures })
+      else void workerHeaps().then((w) => { send({ type: 'memory-at', height: mark, memory: { ...figures, detail: { ...figures.detail, ...w } } }) })
+      // LEDGER_BENCH_SMAPS=PREFIX: the syncing node's /proc/self/smaps at each mark, for a closer look
+      if (process.env.LEDGER_BENCH_SMAPS !== undefined) writeFileSync(`${process.env.LEDGER_BENCH_SMAPS}.${mark}`, readFileSync('/proc/self/smaps'))
+    }
     if (height >= spec.height) resolve()
   })
   const started = performance.now()

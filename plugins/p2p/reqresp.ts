@@ -10,6 +10,9 @@ import {
 } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
+/** the blocks of a response, and its size on the wire (bytes) where the client knows it */
+export type BlocksResponse = unknown[] & { bytes?: number }
+
 export class RequestTimeoutError extends Error { override name = 'RequestTimeoutError' }
 
 export interface RequestHandlers {
@@ -88,9 +91,11 @@ export class ReqRespClient {
   }
 
   /** Each block sent (maybe fewer than asked: the byte budget), decoded from its binary form; shapes are for the caller to check. */
-  async blocks (peerId: string, hashes: string[]): Promise<unknown[]> {
+  async blocks (peerId: string, hashes: string[]): Promise<BlocksResponse> {
     const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
-    return frames.map(decodeBlockFrame)
+    const blocks: BlocksResponse = frames.map(decodeBlockFrame)
+    blocks.bytes = frames.reduce((n, f) => n + f.byteLength, 0)
+    return blocks
   }
 
   /** `budget`: a frame may start only while the response holds fewer bytes (so at most budget + one frame) */
