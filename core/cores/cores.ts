@@ -57,8 +57,11 @@ export class Cores {
   }
 
   /**
-   * Resolves once every chosen core can run: a WASM core that instantiates lazily (the BLS
-   * core) does it here, so `ledger --help` never pays for it. The kernel awaits this at boot.
+   * Resolves once every chosen core can run synchronously: a WASM core that instantiates
+   * lazily (the BLS core: ~25 MiB and ~0.2 s of CPU per thread) does it here. Nothing calls it
+   * at boot: what pairs on this thread awaits `cores.bls.ready()` first (the miner's envelope
+   * check, the aggregator's drand sources, a chain without a verify pool), so a node that only
+   * validates leaves it to the verify pool's beacon thread.
    */
   async ready (): Promise<void> {
     await this.bls.ready()

@@ -80,9 +80,6 @@ export class Kernel {
   /** Loads, orders and registers every enabled plugin; nothing listens yet. */
   async boot (): Promise<void> {
     if (this.#usesDataDir) this.#ownerOnlyFiles()
-    // the cores' WASM instantiates while the plugins load; registration may verify with them
-    const coresReady = this.cores.ready()
-    coresReady.catch(() => {}) // awaited below; a failed plugin load must not leave it unhandled
     const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
     // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
     // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
@@ -96,7 +93,6 @@ export class Kernel {
     }
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
-    await coresReady
     for (const manifest of this.plugins) await this.#register(manifest)
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
   }

@@ -103,7 +103,8 @@ export class Chain implements ChainService {
   /** Loads the tip, writing genesis on an empty database. */
   async init (): Promise<void> {
     // beacon pairings run inline when no pool takes them: the BLS core must be instantiated
-    await this.#opts.cores.bls.ready()
+    // (with a pool, this thread instantiates it only if the pool fails: see #pairOnPool)
+    if (this.#opts.signatureVerifier?.verifyBeacons === undefined) await this.#opts.cores.bls.ready()
     const genesis = genesisBlock(this.params, this.#opts.cores)
     const tip = parseJson<{ hash: string }>(this.#db.getSync(chainKey.tip()))
     if (tip === undefined) {
@@ -368,6 +369,7 @@ export class Chain implements ChainService {
         this.#log.warn({ err }, 'beacon verification on the pool failed; verifying inline')
       }
     }
+    await this.#opts.cores.bls.ready()
     return verifyPairings(this.#opts.cores.bls, inputs)
   }
 

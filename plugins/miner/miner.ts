@@ -32,7 +32,7 @@ export interface MinerOptions {
   logger: Logger
   pool: PowWorkerPool
   /** the kernel's cores: templates and envelopes are hashed and signed with its SHA3 and ML-DSA */
-  cores: Pick<Cores, 'sha3' | 'mldsa'>
+  cores: Pick<Cores, 'sha3' | 'mldsa' | 'bls'>
   payout: Wallet
   attestationKey: Wallet
   peers?: PeerService
@@ -128,6 +128,8 @@ export class Miner implements MinerService {
       throw new Error(`no entropy: ${(err as Error).message}`)
     }
     if (draw.bytes.length < ENTROPY_BYTES_PER_BLOCK) throw new Error(`entropy source returned ${draw.bytes.length} bytes, need ${ENTROPY_BYTES_PER_BLOCK}`)
+    // the envelope's own check pairs its rounds on this thread: the BLS core must be instantiated
+    await this.#o.cores.bls.ready()
     const timestamp = Math.max(Date.now() / 1000, parent.timestamp + 0.001)
     const attestation = this.#attest(draw, timestamp)
     if (this.#haltedReason !== null) this.#o.logger.info({ source: draw.source }, 'mining resumed')
