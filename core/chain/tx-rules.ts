@@ -42,7 +42,8 @@ export function declaredGas (tx: Transaction): number {
 
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
 /** `sha3`: the core the transaction id is recomputed with (a kernel passes its own). */
-export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE): TxAmounts {
+/** `encodedSize`: the length of its binary form when the caller has already made it (a block's merkle check). */
+export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE, encodedSize?: number): TxAmounts {
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) bad('transaction must be an object')
   const extra = unknownKey(tx, TX_KEYS)
   if (extra !== undefined) bad(unknownKeyMessage('transaction', extra))
@@ -61,7 +62,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
   let size = 0
   try {
-    size = txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
+    size = encodedSize ?? txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
@@ -100,9 +101,12 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   return { amount, fee, gasLimit }
 }
 
+/** the chain's record of a sender's key: hex (AccountState) or its bytes (StateOverlay.getPublicKey) */
+export interface KnownKey { publicKey: AccountState['publicKey'] | Uint8Array }
+
 /** The public key that must verify this transaction: the chain's record, else the one it carries. */
-export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'publicKey'>, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
-  if (account.publicKey !== null) return Buffer.from(account.publicKey, 'hex')
+export function senderPublicKey (tx: Transaction, account: KnownKey, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
+  if (account.publicKey !== null) return typeof account.publicKey === 'string' ? Buffer.from(account.publicKey, 'hex') : account.publicKey
   const carried = tx.data.public_key
   if (typeof carried !== 'string') throw new TxError(TxErrorCode.UNKNOWN_KEY, 'sender public key unknown to the chain: include data.public_key')
   const key = Buffer.from(carried, 'hex')
@@ -111,7 +115,7 @@ export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'p
 }
 
 /** `cores`: the kernel's SHA3 and ML-DSA cores (default: WASM SHA3, native ML-DSA). */
-export function checkTxSignature (tx: Transaction, account: Pick<AccountState, 'publicKey'>, cores?: { sha3: Sha3Core; mldsa: MldsaCore }): Uint8Array {
+export function checkTxSignature (tx: Transaction, account: KnownKey, cores?: { sha3: Sha3Core; mldsa: MldsaCore }): Uint8Array {
   const key = senderPublicKey(tx, account, cores?.sha3)
   if (!verifyTxSignature(tx, key, cores?.mldsa)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
   return key

@@ -21,7 +21,15 @@ export interface SignatureVerifier {
   verifyBeacons?(inputs: BeaconPairingInput[]): Promise<boolean[]>
 }
 
-export type VerifyJob = { id: number; kind?: 'mldsa'; checks: SignatureCheck[] } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
+/**
+ * ML-DSA checks packed for a thread: `lens` holds (public key, message, signature) lengths per
+ * check, `data` their bytes back to back. Both buffers are transferred, not cloned: a
+ * structured clone of 3 × 100 small Buffers copies each one's whole backing store (Node's 8 KB
+ * pool slab for the short ones), which cost the main thread more than packing.
+ */
+export interface PackedChecks { lens: Uint32Array; data: Uint8Array }
+
+export type VerifyJob = { id: number; kind?: 'mldsa'; checks: SignatureCheck[] } | { id: number; kind: 'mldsa-packed'; packed: PackedChecks } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
 export interface VerifyReply { id: number; results: boolean[] }
 
 interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) => void; worker: Worker }
@@ -29,6 +37,10 @@ interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) 
 const workerUrl = new URL('./verify-worker.ts', import.meta.url)
 /** young generation of a verify thread (MiB): its garbage is short-lived, a small one suffices */
 export const VERIFY_WORKER_YOUNG_GENERATION_MB = 16
+/** ML-DSA chunks per thread a block's checks are cut into: small enough to even out the threads */
+const MLDSA_CHUNKS_PER_THREAD = 5
+/** ...but at least this many checks a chunk (a round trip to a thread costs ~0.1 ms) */
+const MLDSA_CHUNK_MIN = 4
 /** below this many rounds per thread, splitting a beacon run costs more batching than it gains */
 const BEACON_BATCH_MIN = 8
 
@@ -52,11 +64,7 @@ export class SignatureVerifyPool implements SignatureVerifier {
   async verifyAll (checks: SignatureCheck[]): Promise<boolean[]> {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (checks.length === 0) return []
-    const workers = Math.min(this.threads, checks.length)
-    const per = Math.ceil(checks.length / workers)
-    const parts: Array<Promise<boolean[]>> = []
-    for (let w = 0; w < workers; w++) parts.push(this.#run(w, checks.slice(w * per, (w + 1) * per)))
-    return (await Promise.all(parts)).flat()
+    return await this.#verifyChunked(checks)
   }
 
   /**
@@ -84,17 +92,37 @@ export class SignatureVerifyPool implements SignatureVerifier {
     await Promise.all(this.#workers.map(async (w) => await w.terminate()))
   }
 
-  #run (index: number, checks: SignatureCheck[]): Promise<boolean[]> {
-    return this.#post(index, { kind: 'mldsa', checks })
+  /**
+   * The ML-DSA split: the checks are cut into small chunks handed out as threads finish, so a
+   * thread that is also pairing a beacon round, or sharing its core with the main thread, takes
+   * fewer of them and all threads end together (a fixed half each left one thread's tail
+   * running alone).
+   */
+  async #verifyChunked (checks: SignatureCheck[]): Promise<boolean[]> {
+    const workers = Math.min(this.threads, checks.length)
+    const size = Math.max(MLDSA_CHUNK_MIN, Math.ceil(checks.length / (workers * MLDSA_CHUNKS_PER_THREAD)))
+    const results: boolean[] = new Array<boolean>(checks.length)
+    let next = 0
+    const drain = async (w: number): Promise<void> => {
+      while (next < checks.length) {
+        const from = next
+        next = Math.min(checks.length, from + size)
+        const packed = packChecks(checks, from, next)
+        const out = await this.#post(w, { kind: 'mldsa-packed', packed }, [packed.lens.buffer as ArrayBuffer, packed.data.buffer as ArrayBuffer])
+        for (let i = 0; i < out.length; i++) results[from + i] = out[i] === true
+      }
+    }
+    await Promise.all(Array.from({ length: workers }, async (_, w) => await drain(w)))
+    return results
   }
 
-  #post (index: number, job: { kind: 'mldsa'; checks: SignatureCheck[] } | { kind: 'beacon'; beacons: BeaconPairingInput[] }): Promise<boolean[]> {
+  #post (index: number, job: { kind: 'mldsa-packed'; packed: PackedChecks } | { kind: 'beacon'; beacons: BeaconPairingInput[] }, transfer: ArrayBuffer[] = []): Promise<boolean[]> {
     const worker = this.#workers[index] ?? this.#spawn(index)
     const id = this.#nextId++
     return new Promise<boolean[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker })
       this.#setBusy(worker, +1)
-      worker.postMessage({ id, ...job } satisfies VerifyJob)
+      worker.postMessage({ id, ...job } satisfies VerifyJob, transfer)
     })
   }
 
@@ -133,4 +161,39 @@ export class SignatureVerifyPool implements SignatureVerifier {
     this.#workers[index] = worker
     return worker
   }
+}
+
+/** checks[from, to) in one pair of fresh buffers, for transfer to a thread */
+export function packChecks (checks: readonly SignatureCheck[], from: number, to: number): PackedChecks {
+  const lens = new Uint32Array(3 * (to - from))
+  let total = 0
+  for (let i = from; i < to; i++) {
+    const c = checks[i] as SignatureCheck
+    const j = 3 * (i - from)
+    lens[j] = c.publicKey.length
+    lens[j + 1] = c.message.length
+    lens[j + 2] = c.signature.length
+    total += c.publicKey.length + c.message.length + c.signature.length
+  }
+  const data = new Uint8Array(total)
+  let pos = 0
+  for (let i = from; i < to; i++) {
+    const c = checks[i] as SignatureCheck
+    data.set(c.publicKey, pos); pos += c.publicKey.length
+    data.set(c.message, pos); pos += c.message.length
+    data.set(c.signature, pos); pos += c.signature.length
+  }
+  return { lens, data }
+}
+
+/** the checks a PackedChecks holds, as views of its buffer */
+export function unpackChecks (packed: PackedChecks): SignatureCheck[] {
+  const { lens, data } = packed
+  const out: SignatureCheck[] = []
+  let pos = 0
+  for (let j = 0; j < lens.length; j += 3) {
+    const view = (n: number): Uint8Array => { const v = data.subarray(pos, pos + n); pos += n; return v }
+    out.push({ publicKey: view(lens[j] as number), message: view(lens[j + 1] as number), signature: view(lens[j + 2] as number) })
+  }
+  return out
 }

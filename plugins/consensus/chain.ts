@@ -12,7 +12,6 @@ import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
 import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
 import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
-import { isLowerHex } from '../../core/chain/tx.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
@@ -43,6 +42,14 @@ const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
 const PARALLEL_VERIFY_MIN = 4
 /** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
 const PRUNE_BATCH = 256
+
+/** the bytes of even-length lower-case hex text; undefined for anything else */
+function hexBytes (s: unknown): Buffer | undefined {
+  if (typeof s !== 'string' || s.length % 2 !== 0) return undefined
+  // one decode, kept: the round trip isLowerHex makes (its bytes are what is verified)
+  const bytes = Buffer.from(s, 'hex')
+  return bytes.toString('hex') === s ? bytes : undefined
+}
 
 const headerOp = (block: Block, sha3: Sha3Core): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block, sha3) })
 
@@ -478,14 +485,22 @@ export class Chain implements ChainService {
 
   async #verifyOn (verifier: SignatureVerifier, block: Block, verified: Map<string, string>): Promise<void> {
     const state = this.stateView()
-    const keys = new Map<string, string | null>()
+    const isVerified = this.#opts.isVerified
+    const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
+    if (txs.length < PARALLEL_VERIFY_MIN) return
+    // the senders' stored keys (bytes) in one multi-get
+    state.prefetch(txs.map((tx) => stateKey.publicKey(tx.sender)))
+    const keys = new Map<string, Uint8Array | null>()
     const checks: SignatureCheck[] = []
-    const txs: Transaction[] = []
-    for (const tx of block.transactions) {
-      if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
+    const checked: Transaction[] = []
+    for (const tx of txs) {
+      // decoded straight from the hex; a signature or id that is not all hex is left to apply
+      const signature = hexBytes(tx.signature)
+      const message = hexBytes(tx.transaction_id)
+      if (signature === undefined || message === undefined) continue
       // the key apply will use: the state's, else the one this sender revealed earlier in the block
       let known = keys.get(tx.sender)
-      if (known === undefined) known = state.getAccount(tx.sender).publicKey
+      if (known === undefined) known = state.getPublicKey(tx.sender) ?? null
       let key: Uint8Array
       try {
         key = senderPublicKey(tx, { publicKey: known }, this.#opts.cores.sha3)
@@ -493,13 +508,13 @@ export class Chain implements ChainService {
         keys.set(tx.sender, known)
         continue // no usable key: apply reports why
       }
-      keys.set(tx.sender, known ?? Buffer.from(key).toString('hex'))
-      checks.push({ publicKey: key, message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
-      txs.push(tx)
+      keys.set(tx.sender, key)
+      checks.push({ publicKey: key, message, signature })
+      checked.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return
     const results = await verifier.verifyAll(checks)
-    results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
+    results.forEach((ok, i) => { if (ok) verified.set(checked[i]!.transaction_id, checked[i]!.signature) })
   }
 
   /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
@@ -510,7 +525,7 @@ export class Chain implements ChainService {
     const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
     let applied: AppliedBlock
     try {
-      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores })
+      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded })
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
