@@ -68,6 +68,11 @@ export interface ChainOptions {
   now?: () => number
 }
 
+/** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
+interface Preverify { submitted: Map<string, string>; verified: Promise<Map<string, string>> }
+/** one application of a block: its batch, or what it threw */
+type Attempt = { applied: AppliedBlock; ops: KvOp[] } | { err: unknown }
+
 /** Processing a block failed for a reason other than a consensus rule: retry it later. */
 export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
 
@@ -471,19 +476,20 @@ export class Chain implements ChainService {
    * and returns transaction id -> signature for those that verified. Anything not returned is
    * verified inline by applyBlock, which also reports the precise error for a bad one.
    */
-  async #preverify (block: Block): Promise<Map<string, string>> {
+  #preverify (block: Block): Preverify {
+    const submitted = new Map<string, string>()
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
-    if (verifier === undefined) return verified
-    try {
-      await this.#verifyOn(verifier, block, verified)
-    } catch (err) {
+    if (verifier === undefined) return { submitted, verified: Promise.resolve(verified) }
+    // #verifyOn fills `submitted` before its first await, so the caller sees it at once
+    const done = this.#verifyOn(verifier, block, submitted, verified).catch((err: unknown) => {
       this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
-    }
-    return verified
+      verified.clear()
+    })
+    return { submitted, verified: done.then(() => verified) }
   }
 
-  async #verifyOn (verifier: SignatureVerifier, block: Block, verified: Map<string, string>): Promise<void> {
+  async #verifyOn (verifier: SignatureVerifier, block: Block, submitted: Map<string, string>, verified: Map<string, string>): Promise<void> {
     const state = this.stateView()
     const isVerified = this.#opts.isVerified
     const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
@@ -513,20 +519,42 @@ export class Chain implements ChainService {
       checked.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return
+    for (const tx of checked) submitted.set(tx.transaction_id, tx.signature)
     const results = await verifier.verifyAll(checks)
     results.forEach((ok, i) => { if (ok) verified.set(checked[i]!.transaction_id, checked[i]!.signature) })
   }
 
-  /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
-  /** `encoded`: the transactions' binary forms when validation just made them (else made here). */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
-    const preverified = await (started ?? this.#preverify(block))
-    const o = new StateOverlay(this.#db)
-    const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
-    let applied: AppliedBlock
-    try {
-      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded })
-    } catch (err) {
+  /**
+   * Applies `block` on top of the current tip (its parent) in one atomic batch.
+   * `encoded`: the transactions' binary forms when validation just made them (else made here).
+   *
+   * While the pool verifies the signatures, this thread applies the block as if every check it
+   * was sent will pass, and prepares the batch. Once the verdicts are in, that work is kept only
+   * if they all passed, in which case it is exactly what applying with the verdicts in hand
+   * gives; otherwise the block is applied again from a fresh overlay with the verdicts (the
+   * failed ones verified inline, which names the error), so the outcome never depends on the
+   * guess.
+   */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
+    const pre = started ?? this.#preverify(block)
+    const meta = metaOf(block, work, 'main')
+    const attempt = (vouched: Map<string, string>): Attempt => {
+      const isVerified = (tx: Transaction): boolean => vouched.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
+      const o = new StateOverlay(this.#db)
+      try {
+        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded })
+        const { ops, undo } = o.commitOps()
+        ops.push(...this.#linkOps(block, meta, undo, encoded))
+        return { applied, ops }
+      } catch (err) {
+        return { err }
+      }
+    }
+    let result = attempt(pre.submitted)
+    const verified = await pre.verified
+    if (verified.size !== pre.submitted.size) result = attempt(verified)
+    if ('err' in result) {
+      const { err } = result
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
@@ -535,13 +563,10 @@ export class Chain implements ChainService {
       ])
       throw err
     }
-    const meta = metaOf(block, work, 'main')
-    const { ops, undo } = o.commitOps()
-    ops.push(...this.#linkOps(block, meta, undo, encoded))
-    await this.#db.write(ops)
+    await this.#db.write(result.ops)
     this.#tip = meta
-    this.#announce(block, applied, reorg)
-    return applied
+    this.#announce(block, result.applied, reorg)
+    return result.applied
   }
 
   #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
