@@ -12,7 +12,7 @@ import { verifyPairings } from '../entropy/beacon-batch.ts'
 const core = getMldsaCore((workerData as { core: MldsaCoreName }).core)
 
 parentPort!.on('message', (job: VerifyJob) => {
-  const mldsa = (checks: SignatureCheck[]): boolean[] => checks.map((c) => core.verify(c.publicKey, c.message, c.signature))
+  const mldsa = (checks: SignatureCheck[]): boolean[] => checks.map((c) => core.verify(c.publicKey, c.message, typeof c.signature === 'string' ? Buffer.from(c.signature, 'hex') : c.signature))
   const results = job.kind === 'beacon' ? verifyPairings(job.beacons) : job.kind === 'mldsa-packed' ? mldsa(unpackChecks(job.packed)) : mldsa(job.checks)
   const reply: VerifyReply = { id: job.id, results }
   parentPort!.postMessage(reply)

@@ -500,10 +500,11 @@ export class Chain implements ChainService {
     const checks: SignatureCheck[] = []
     const checked: Transaction[] = []
     for (const tx of txs) {
-      // decoded straight from the hex; a signature or id that is not all hex is left to apply
-      const signature = hexBytes(tx.signature)
+      // The signature goes as its hex text, decoded by the pool as it packs each chunk for a
+      // thread. It is not checked for lower-case hex here: apply refuses a transaction whose
+      // signature is not (checkTxFormat) before it asks whether the signature verified.
       const message = hexBytes(tx.transaction_id)
-      if (signature === undefined || message === undefined) continue
+      if (typeof tx.signature !== 'string' || message === undefined) continue
       // the key apply will use: the state's, else the one this sender revealed earlier in the block
       let known = keys.get(tx.sender)
       if (known === undefined) known = state.getPublicKey(tx.sender) ?? null
@@ -515,7 +516,7 @@ export class Chain implements ChainService {
         continue // no usable key: apply reports why
       }
       keys.set(tx.sender, key)
-      checks.push({ publicKey: key, message, signature })
+      checks.push({ publicKey: key, message, signature: tx.signature })
       checked.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return
