@@ -52,7 +52,7 @@ export interface ApplyOptions {
   isVerified?: (tx: Transaction) => boolean
   /** the kernel's cores for transaction ids, addresses and signatures (default: WASM SHA3, native ML-DSA) */
   cores?: { sha3: Sha3Core; mldsa: MldsaCore }
-  /** the block's transactions' binary forms, by index in the block, when validation made them (their sizes) */
+  /** the block's transactions' binary forms, by index in the block, when validation made them (checkTxFormat reads them) */
   encoded?: readonly Uint8Array[]
 }
 
@@ -70,10 +70,12 @@ function txFail (index: number, err: unknown): never {
 }
 
 function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
-  o.putText(chainKey.addressTx(addr, height, index), txIdValue)
+  // neither entry can exist yet: entries are named by the height being connected (a
+  // disconnected block's were deleted by its undo record) and by the address's next ordinal
+  o.putNew(chainKey.addressTx(addr, height, index), Buffer.from(txIdValue))
   const countKey = chainKey.addressTxCount(addr)
   const count = o.getBigint(countKey)
-  o.putText(chainKey.addressTxOrdinal(addr, Number(count)), txIdValue)
+  o.putNew(chainKey.addressTxOrdinal(addr, Number(count)), Buffer.from(txIdValue))
   o.putBigint(countKey, count + 1n)
 }
 
@@ -87,7 +89,7 @@ function rememberVmAddress (o: StateOverlay, wallet: string, sha3: Sha3Core): vo
 export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env'],
   logBudget: number = opts.params.maxBlockLogBytes): { fee: bigint; receipt: Receipt | null } {
   const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
-  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx, sha3, opts.encoded?.[index]?.length)
+  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx, sha3, opts.encoded?.[index])
   if (o.get(chainKey.txLocation(tx.transaction_id)) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
   const sender = o.getAccountCore(tx.sender)
   const stored = o.getPublicKey(tx.sender)

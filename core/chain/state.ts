@@ -67,6 +67,17 @@ export class StateOverlay {
   }
 
   put (key: string, value: Uint8Array): void { this.#set(key, value) }
+
+  /**
+   * A put of a key the caller knows the database does not hold (an index entry named by a new
+   * block's height, or by an address's next ordinal): its undo entry is "absent" without the
+   * read commitOps would make for it.
+   */
+  putNew (key: string, value: Uint8Array): void {
+    if (!this.#writes.has(key) && !this.#prefetched.has(key)) this.#prefetched.set(key, undefined)
+    this.#set(key, value)
+  }
+
   del (key: string): void { this.#set(key, null) }
 
   #set (key: string, value: Entry): void {

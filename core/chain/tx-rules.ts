@@ -7,6 +7,7 @@ import { TxError, TxErrorCode } from './errors.ts'
 import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
 import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
 import { BinaryJsonError } from './tx-codec.ts'
+import { HEX_TAG, memberTag } from './binary-json.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
 import { TX_DATA_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
@@ -42,8 +43,11 @@ export function declaredGas (tx: Transaction): number {
 
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
 /** `sha3`: the core the transaction id is recomputed with (a kernel passes its own). */
-/** `encodedSize`: the length of its binary form when the caller has already made it (a block's merkle check). */
-export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE, encodedSize?: number): TxAmounts {
+/**
+ * `encoded`: its binary form (tx-codec.ts) when the caller has already made it (a block's merkle
+ * check): its size, and whether the signature was written as hex text, are read from it.
+ */
+export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE, encoded?: Uint8Array): TxAmounts {
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) bad('transaction must be an object')
   const extra = unknownKey(tx, TX_KEYS)
   if (extra !== undefined) bad(unknownKeyMessage('transaction', extra))
@@ -54,7 +58,9 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   if (typeof tx.timestamp !== 'number' || !Number.isFinite(tx.timestamp) || tx.timestamp <= 0) bad('timestamp must be a positive number')
   if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) bad('nonce must be a non-negative integer')
   if (typeof tx.transaction_id !== 'string' || !/^[0-9a-f]{64}$/.test(tx.transaction_id)) bad('transaction_id must be 64 hex chars')
-  if (typeof tx.signature !== 'string' || !isHexText(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
+  // the encoder wrote the signature as hex text (tag 06) exactly when it is non-empty, even-length lower-case hex
+  const sigIsHex = (s: string): boolean => (encoded !== undefined && memberTag(encoded, 1, 'signature') === HEX_TAG) || isHexText(s)
+  if (typeof tx.signature !== 'string' || !sigIsHex(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
   if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
   const extraData = unknownKey(tx.data, TX_DATA_KEYS)
@@ -62,7 +68,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
   let size = 0
   try {
-    size = encodedSize ?? txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
+    size = encoded?.length ?? txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
