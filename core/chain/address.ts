@@ -13,8 +13,22 @@ export function walletAddressFromPublicKey (publicKey: Uint8Array, sha3: Sha3Cor
   return hex(sha3.sha3_512(publicKey).subarray(0, 16))
 }
 
+// A block names each of its addresses several times (state keys, prefetch, VM address index):
+// the last few thousand derivations are kept, per core (every core gives the same answer; a
+// core under test is still asked for the addresses it has not seen).
+const VM_ADDRESS_CACHE = 4096
+const vmAddresses = new WeakMap<Sha3Core, Map<string, string>>()
+
 export function vmAddressOf (walletAddress: string, sha3: Sha3Core = DEFAULT_SHA3_CORE): string {
-  return hex(sha3_256(walletAddress, sha3).subarray(0, 20))
+  let cache = vmAddresses.get(sha3)
+  if (cache === undefined) { cache = new Map(); vmAddresses.set(sha3, cache) }
+  let vm = cache.get(walletAddress)
+  if (vm === undefined) {
+    vm = hex(sha3_256(walletAddress, sha3).subarray(0, 20))
+    if (cache.size >= VM_ADDRESS_CACHE) cache.delete(cache.keys().next().value as string)
+    cache.set(walletAddress, vm)
+  }
+  return vm
 }
 
 /** Lower-cases and strips 0x; returns null when the text is neither address form. */

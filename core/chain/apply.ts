@@ -52,6 +52,8 @@ export interface ApplyOptions {
   isVerified?: (tx: Transaction) => boolean
   /** the kernel's cores for transaction ids, addresses and signatures (default: WASM SHA3, native ML-DSA) */
   cores?: { sha3: Sha3Core; mldsa: MldsaCore }
+  /** the block's transactions' binary forms, by index in the block, when validation made them (checkTxFormat reads them) */
+  encoded?: readonly Uint8Array[]
 }
 
 export function blockSubsidy (params: NetworkParams, height: number, supply: bigint): bigint {
@@ -68,10 +70,12 @@ function txFail (index: number, err: unknown): never {
 }
 
 function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
-  o.putText(chainKey.addressTx(addr, height, index), txIdValue)
+  // neither entry can exist yet: entries are named by the height being connected (a
+  // disconnected block's were deleted by its undo record) and by the address's next ordinal
+  o.putNew(chainKey.addressTx(addr, height, index), Buffer.from(txIdValue))
   const countKey = chainKey.addressTxCount(addr)
   const count = o.getBigint(countKey)
-  o.putText(chainKey.addressTxOrdinal(addr, Number(count)), txIdValue)
+  o.putNew(chainKey.addressTxOrdinal(addr, Number(count)), Buffer.from(txIdValue))
   o.putBigint(countKey, count + 1n)
 }
 
@@ -85,16 +89,19 @@ function rememberVmAddress (o: StateOverlay, wallet: string, sha3: Sha3Core): vo
 export function applyTransaction (o: StateOverlay, tx: Transaction, height: number, index: number, opts: ApplyOptions, env: ContractCall['env'],
   logBudget: number = opts.params.maxBlockLogBytes): { fee: bigint; receipt: Receipt | null } {
   const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
-  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx, sha3)
+  const { amount, fee, gasLimit } = checkTxFormat(opts.params, tx, sha3, opts.encoded?.[index])
   if (o.get(chainKey.txLocation(tx.transaction_id)) !== undefined) throw new TxError(TxErrorCode.ALREADY_CONFIRMED, 'transaction already confirmed')
-  const sender = o.getAccount(tx.sender)
-  const key = opts.isVerified?.(tx) === true ? senderPublicKey(tx, sender, sha3) : checkTxSignature(tx, sender, opts.cores)
+  const sender = o.getAccountCore(tx.sender)
+  const stored = o.getPublicKey(tx.sender)
+  const key = opts.isVerified?.(tx) === true
+    ? stored ?? senderPublicKey(tx, { publicKey: null }, sha3)
+    : checkTxSignature(tx, { publicKey: stored ?? null }, opts.cores)
   if (tx.nonce !== sender.nonce) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${sender.nonce}`)
   if (sender.balance < amount + fee) throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee')
   sender.balance -= amount + fee
   sender.nonce += 1
-  sender.publicKey = Buffer.from(key).toString('hex')
-  o.putAccount(tx.sender, sender)
+  o.putAccountCore(tx.sender, sender)
+  if (stored === undefined) o.putPublicKey(tx.sender, key)
   rememberVmAddress(o, tx.sender, sha3)
 
   o.putJson(chainKey.txLocation(tx.transaction_id), { height, index })
@@ -122,7 +129,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
 }
 
 /**
- * The keys applying `block` reads for its transfers and coinbase (accounts, VM-address
+ * The keys applying `block` reads for its transfers and coinbase (accounts, senders' keys, VM-address
  * mappings, confirmed-id and address-count indexes), read in one multi-get instead of one
  * read each. A key not listed is still read when needed; a listed one never read costs nothing.
  */
@@ -133,7 +140,7 @@ function blockStateKeys (block: Block, sha3: Sha3Core): string[] {
   }
   for (const tx of block.transactions) {
     if (typeof tx.transaction_id === 'string') keys.push(chainKey.txLocation(tx.transaction_id))
-    if (typeof tx.sender === 'string' && WALLET_ADDRESS_RE.test(tx.sender)) wallet(tx.sender)
+    if (typeof tx.sender === 'string' && WALLET_ADDRESS_RE.test(tx.sender)) { wallet(tx.sender); keys.push(stateKey.publicKey(tx.sender)) }
     if (typeof tx.recipient === 'string') {
       if (WALLET_ADDRESS_RE.test(tx.recipient)) wallet(tx.recipient)
       else if (VM_ADDRESS_RE.test(tx.recipient)) keys.push(stateKey.vmToWallet(tx.recipient), stateKey.account(tx.recipient), chainKey.addressTxCount(tx.recipient))

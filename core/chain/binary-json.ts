@@ -243,3 +243,43 @@ export function decodeBinaryJson (bytes: Uint8Array, offset = 0): unknown {
   if (r.pos !== buf.length) r.fail('trailing bytes')
   return v
 }
+
+/**
+ * The tag of member `key` of the object encoded at `offset` of `bytes` (our own encoding, not
+ * a peer's: lengths are trusted), or undefined when the value there is not an object or has no
+ * such member. Lets a caller holding a value's encoding learn, for example, that a string
+ * member was written as hex text (tag 0x06: non-empty, even-length, only 0-9 a-f) without
+ * scanning the string again.
+ */
+export function memberTag (bytes: Uint8Array, offset: number, key: string): number | undefined {
+  let pos = offset
+  const varint = (): number => {
+    let n = 0
+    for (let scale = 1; ; scale *= 128) {
+      const b = bytes[pos++] as number
+      n += (b & 0x7f) * scale
+      if ((b & 0x80) === 0) return n
+    }
+  }
+  // (`pos += varint()` would add to the position read before varint moved it)
+  const bytesOf = (): void => { const n = varint(); pos += n }
+  const skip = (): void => {
+    const tag = bytes[pos++]
+    if (tag === Tag.Number) pos += 8
+    else if (tag === Tag.Utf8 || tag === Tag.Hex) bytesOf()
+    else if (tag === Tag.Array) { for (let n = varint(); n > 0; n--) skip() } else if (tag === Tag.Object) { for (let n = varint(); n > 0; n--) { bytesOf(); skip() } }
+  }
+  if (bytes[pos++] !== Tag.Object) return undefined
+  const want = Buffer.from(key, 'utf8')
+  for (let n = varint(); n > 0; n--) {
+    const len = varint()
+    const match = len === want.length && Buffer.compare(want, bytes.subarray(pos, pos + len)) === 0
+    pos += len
+    if (match) return bytes[pos]
+    skip()
+  }
+  return undefined
+}
+
+/** the tag hex text is written with */
+export const HEX_TAG = Tag.Hex

@@ -9,7 +9,17 @@ export interface AccountState {
   publicKey: string | null
 }
 
+/**
+ * `acct:<addr>`: balance and nonce only. The ML-DSA-87 public key (2,592 bytes) is stored once,
+ * as its bytes, under `pk:<addr>` when the account first reveals it, so the transfers after it
+ * rewrite (and keep undo data for) a ~50-byte record, not a 5 KB one. A record written before
+ * that split may still hold `public_key` (hex): it is read as the account's key and moved to
+ * `pk:` the next time the account is written.
+ */
 interface StoredAccount { balance: string; nonce: number; public_key?: string }
+
+/** balance and nonce: what a transfer changes */
+export interface AccountCore { balance: bigint; nonce: number }
 
 export const stateKey = {
   account: (addr: string) => `acct:${addr}`,
@@ -17,6 +27,7 @@ export const stateKey = {
   storage: (vm: string, slot: bigint) => `st:${vm}:${slot.toString(16).padStart(64, '0')}`,
   vmNonce: (vm: string) => `vmn:${vm}`,
   vmToWallet: (vm: string) => `vm2w:${vm}`,
+  publicKey: (addr: string) => `pk:${addr}`,
   supply: () => 'stat:supply'
 }
 
@@ -56,6 +67,17 @@ export class StateOverlay {
   }
 
   put (key: string, value: Uint8Array): void { this.#set(key, value) }
+
+  /**
+   * A put of a key the caller knows the database does not hold (an index entry named by a new
+   * block's height, or by an address's next ordinal): its undo entry is "absent" without the
+   * read commitOps would make for it.
+   */
+  putNew (key: string, value: Uint8Array): void {
+    if (!this.#writes.has(key) && !this.#prefetched.has(key)) this.#prefetched.set(key, undefined)
+    this.#set(key, value)
+  }
+
   del (key: string): void { this.#set(key, null) }
 
   #set (key: string, value: Entry): void {
@@ -99,24 +121,54 @@ export class StateOverlay {
 
   // typed helpers
 
-  getAccount (addr: string): AccountState {
+  #stored (addr: string): StoredAccount | undefined {
     const raw = this.get(stateKey.account(addr))
-    if (raw === undefined) return { ...EMPTY_ACCOUNT }
-    const s = JSON.parse(Buffer.from(raw).toString('utf8')) as StoredAccount
-    return { balance: BigInt(s.balance), nonce: s.nonce, publicKey: s.public_key ?? null }
+    return raw === undefined ? undefined : JSON.parse(Buffer.from(raw).toString('utf8')) as StoredAccount
   }
 
-  putAccount (addr: string, a: AccountState): void {
-    const s: StoredAccount = { balance: a.balance.toString(), nonce: a.nonce }
-    if (a.publicKey !== null) s.public_key = a.publicKey
-    this.put(stateKey.account(addr), Buffer.from(JSON.stringify(s)))
+  getAccount (addr: string): AccountState {
+    const s = this.#stored(addr)
+    const pk = this.get(stateKey.publicKey(addr))
+    const publicKey = pk !== undefined ? Buffer.from(pk).toString('hex') : s?.public_key ?? null
+    if (s === undefined) return { ...EMPTY_ACCOUNT, publicKey }
+    return { balance: BigInt(s.balance), nonce: s.nonce, publicKey }
   }
+
+  /** writes balance and nonce; the key too when the account has none stored yet */
+  putAccount (addr: string, a: AccountState): void {
+    this.putAccountCore(addr, a)
+    if (a.publicKey !== null && this.get(stateKey.publicKey(addr)) === undefined) this.put(stateKey.publicKey(addr), Buffer.from(a.publicKey, 'hex'))
+  }
+
+  /** balance and nonce, without the public key */
+  getAccountCore (addr: string): AccountCore {
+    const s = this.#stored(addr)
+    return s === undefined ? { balance: 0n, nonce: 0 } : { balance: BigInt(s.balance), nonce: s.nonce }
+  }
+
+  /** writes balance and nonce, keeping the stored key (a record from before the split moves it to `pk:`) */
+  putAccountCore (addr: string, a: AccountCore): void {
+    const legacy = this.#stored(addr)?.public_key
+    if (legacy !== undefined && this.get(stateKey.publicKey(addr)) === undefined) this.put(stateKey.publicKey(addr), Buffer.from(legacy, 'hex'))
+    this.put(stateKey.account(addr), Buffer.from(`{"balance":"${a.balance.toString()}","nonce":${a.nonce}}`))
+  }
+
+  /** the account's public key bytes, or undefined while it has revealed none */
+  getPublicKey (addr: string): Uint8Array | undefined {
+    const pk = this.get(stateKey.publicKey(addr))
+    if (pk !== undefined) return pk
+    const legacy = this.#stored(addr)?.public_key
+    return legacy === undefined ? undefined : Buffer.from(legacy, 'hex')
+  }
+
+  /** records the key an account reveals (once: a key never changes) */
+  putPublicKey (addr: string, key: Uint8Array): void { this.put(stateKey.publicKey(addr), key) }
 
   credit (addr: string, amount: bigint): void {
     if (amount === 0n) return
-    const a = this.getAccount(addr)
+    const a = this.getAccountCore(addr)
     a.balance += amount
-    this.putAccount(addr, a)
+    this.putAccountCore(addr, a)
   }
 
   getBigint (key: string): bigint {

@@ -7,6 +7,7 @@ import { TxError, TxErrorCode } from './errors.ts'
 import { coinToBohm, GAS_PRICE_BOHM, AmountError } from './money.ts'
 import { isLowerHex, txId, verifyTxSignature } from './tx.ts'
 import { BinaryJsonError } from './tx-codec.ts'
+import { HEX_TAG, memberTag } from './binary-json.ts'
 import { walletAddressFromPublicKey, WALLET_ADDRESS_RE, VM_ADDRESS_RE } from './address.ts'
 import type { AccountState } from './state.ts'
 import { TX_DATA_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
@@ -42,7 +43,11 @@ export function declaredGas (tx: Transaction): number {
 
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
 /** `sha3`: the core the transaction id is recomputed with (a kernel passes its own). */
-export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE): TxAmounts {
+/**
+ * `encoded`: its binary form (tx-codec.ts) when the caller has already made it (a block's merkle
+ * check): its size, and whether the signature was written as hex text, are read from it.
+ */
+export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE, encoded?: Uint8Array): TxAmounts {
   if (tx === null || typeof tx !== 'object' || Array.isArray(tx)) bad('transaction must be an object')
   const extra = unknownKey(tx, TX_KEYS)
   if (extra !== undefined) bad(unknownKeyMessage('transaction', extra))
@@ -53,7 +58,9 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   if (typeof tx.timestamp !== 'number' || !Number.isFinite(tx.timestamp) || tx.timestamp <= 0) bad('timestamp must be a positive number')
   if (!Number.isSafeInteger(tx.nonce) || tx.nonce < 0) bad('nonce must be a non-negative integer')
   if (typeof tx.transaction_id !== 'string' || !/^[0-9a-f]{64}$/.test(tx.transaction_id)) bad('transaction_id must be 64 hex chars')
-  if (typeof tx.signature !== 'string' || !isHexText(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
+  // the encoder wrote the signature as hex text (tag 06) exactly when it is non-empty, even-length lower-case hex
+  const sigIsHex = (s: string): boolean => (encoded !== undefined && memberTag(encoded, 1, 'signature') === HEX_TAG) || isHexText(s)
+  if (typeof tx.signature !== 'string' || !sigIsHex(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
   if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
   const extraData = unknownKey(tx.data, TX_DATA_KEYS)
@@ -61,7 +68,7 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
   let size = 0
   try {
-    size = txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
+    size = encoded?.length ?? txSize(tx) // its binary form: merkle leaf, stored form and wire (docs/chain.md, "Binary encoding")
   } catch (err) {
     if (err instanceof BinaryJsonError) bad(`transaction has no binary form: ${err.message}`)
     throw err
@@ -100,9 +107,12 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   return { amount, fee, gasLimit }
 }
 
+/** the chain's record of a sender's key: hex (AccountState) or its bytes (StateOverlay.getPublicKey) */
+export interface KnownKey { publicKey: AccountState['publicKey'] | Uint8Array }
+
 /** The public key that must verify this transaction: the chain's record, else the one it carries. */
-export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'publicKey'>, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
-  if (account.publicKey !== null) return Buffer.from(account.publicKey, 'hex')
+export function senderPublicKey (tx: Transaction, account: KnownKey, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
+  if (account.publicKey !== null) return typeof account.publicKey === 'string' ? Buffer.from(account.publicKey, 'hex') : account.publicKey
   const carried = tx.data.public_key
   if (typeof carried !== 'string') throw new TxError(TxErrorCode.UNKNOWN_KEY, 'sender public key unknown to the chain: include data.public_key')
   const key = Buffer.from(carried, 'hex')
@@ -111,7 +121,7 @@ export function senderPublicKey (tx: Transaction, account: Pick<AccountState, 'p
 }
 
 /** `cores`: the kernel's SHA3 and ML-DSA cores (default: WASM SHA3, native ML-DSA). */
-export function checkTxSignature (tx: Transaction, account: Pick<AccountState, 'publicKey'>, cores?: { sha3: Sha3Core; mldsa: MldsaCore }): Uint8Array {
+export function checkTxSignature (tx: Transaction, account: KnownKey, cores?: { sha3: Sha3Core; mldsa: MldsaCore }): Uint8Array {
   const key = senderPublicKey(tx, account, cores?.sha3)
   if (!verifyTxSignature(tx, key, cores?.mldsa)) throw new TxError(TxErrorCode.BAD_SIGNATURE, 'ML-DSA-87 signature does not verify')
   return key

@@ -12,7 +12,6 @@ import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
 import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
 import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
-import { isLowerHex } from '../../core/chain/tx.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
@@ -44,6 +43,14 @@ const PARALLEL_VERIFY_MIN = 4
 /** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
 const PRUNE_BATCH = 256
 
+/** the bytes of even-length lower-case hex text; undefined for anything else */
+function hexBytes (s: unknown): Buffer | undefined {
+  if (typeof s !== 'string' || s.length % 2 !== 0) return undefined
+  // one decode, kept: the round trip isLowerHex makes (its bytes are what is verified)
+  const bytes = Buffer.from(s, 'hex')
+  return bytes.toString('hex') === s ? bytes : undefined
+}
+
 const headerOp = (block: Block, sha3: Sha3Core): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block, sha3) })
 
 export interface ChainOptions {
@@ -60,6 +67,11 @@ export interface ChainOptions {
   signatureVerifier?: SignatureVerifier
   now?: () => number
 }
+
+/** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
+interface Preverify { submitted: Map<string, string>; verified: Promise<Map<string, string>> }
+/** one application of a block: its batch, or what it threw */
+type Attempt = { applied: AppliedBlock; ops: KvOp[] } | { err: unknown }
 
 /** Processing a block failed for a reason other than a consensus rule: retry it later. */
 export class BlockNotProcessedError extends Error { override name = 'BlockNotProcessedError' }
@@ -468,28 +480,38 @@ export class Chain implements ChainService {
    * and returns transaction id -> signature for those that verified. Anything not returned is
    * verified inline by applyBlock, which also reports the precise error for a bad one.
    */
-  async #preverify (block: Block): Promise<Map<string, string>> {
+  #preverify (block: Block): Preverify {
+    const submitted = new Map<string, string>()
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
-    if (verifier === undefined) return verified
-    try {
-      await this.#verifyOn(verifier, block, verified)
-    } catch (err) {
+    if (verifier === undefined) return { submitted, verified: Promise.resolve(verified) }
+    // #verifyOn fills `submitted` before its first await, so the caller sees it at once
+    const done = this.#verifyOn(verifier, block, submitted, verified).catch((err: unknown) => {
       this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
-    }
-    return verified
+      verified.clear()
+    })
+    return { submitted, verified: done.then(() => verified) }
   }
 
-  async #verifyOn (verifier: SignatureVerifier, block: Block, verified: Map<string, string>): Promise<void> {
+  async #verifyOn (verifier: SignatureVerifier, block: Block, submitted: Map<string, string>, verified: Map<string, string>): Promise<void> {
     const state = this.stateView()
-    const keys = new Map<string, string | null>()
+    const isVerified = this.#opts.isVerified
+    const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
+    if (txs.length < PARALLEL_VERIFY_MIN) return
+    // the senders' stored keys (bytes) in one multi-get
+    state.prefetch(txs.map((tx) => stateKey.publicKey(tx.sender)))
+    const keys = new Map<string, Uint8Array | null>()
     const checks: SignatureCheck[] = []
-    const txs: Transaction[] = []
-    for (const tx of block.transactions) {
-      if (tx.signature === '' || this.#opts.isVerified?.(tx) === true || !isLowerHex(tx.signature) || !isLowerHex(tx.transaction_id)) continue
+    const checked: Transaction[] = []
+    for (const tx of txs) {
+      // The signature goes as its hex text, decoded by the pool as it packs each chunk for a
+      // thread. It is not checked for lower-case hex here: apply refuses a transaction whose
+      // signature is not (checkTxFormat) before it asks whether the signature verified.
+      const message = hexBytes(tx.transaction_id)
+      if (typeof tx.signature !== 'string' || message === undefined) continue
       // the key apply will use: the state's, else the one this sender revealed earlier in the block
       let known = keys.get(tx.sender)
-      if (known === undefined) known = state.getAccount(tx.sender).publicKey
+      if (known === undefined) known = state.getPublicKey(tx.sender) ?? null
       let key: Uint8Array
       try {
         key = senderPublicKey(tx, { publicKey: known }, this.#opts.cores.sha3)
@@ -497,25 +519,47 @@ export class Chain implements ChainService {
         keys.set(tx.sender, known)
         continue // no usable key: apply reports why
       }
-      keys.set(tx.sender, known ?? Buffer.from(key).toString('hex'))
-      checks.push({ publicKey: key, message: Buffer.from(tx.transaction_id, 'hex'), signature: Buffer.from(tx.signature, 'hex') })
-      txs.push(tx)
+      keys.set(tx.sender, key)
+      checks.push({ publicKey: key, message, signature: tx.signature })
+      checked.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return
+    for (const tx of checked) submitted.set(tx.transaction_id, tx.signature)
     const results = await verifier.verifyAll(checks)
-    results.forEach((ok, i) => { if (ok) verified.set(txs[i]!.transaction_id, txs[i]!.signature) })
+    results.forEach((ok, i) => { if (ok) verified.set(checked[i]!.transaction_id, checked[i]!.signature) })
   }
 
-  /** Applies `block` on top of the current tip (its parent) in one atomic batch. */
-  /** `encoded`: the transactions' binary forms when validation just made them (else made here). */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Promise<Map<string, string>>, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
-    const preverified = await (started ?? this.#preverify(block))
-    const o = new StateOverlay(this.#db)
-    const isVerified = (tx: Transaction): boolean => preverified.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
-    let applied: AppliedBlock
-    try {
-      applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores })
-    } catch (err) {
+  /**
+   * Applies `block` on top of the current tip (its parent) in one atomic batch.
+   * `encoded`: the transactions' binary forms when validation just made them (else made here).
+   *
+   * While the pool verifies the signatures, this thread applies the block as if every check it
+   * was sent will pass, and prepares the batch. Once the verdicts are in, that work is kept only
+   * if they all passed, in which case it is exactly what applying with the verdicts in hand
+   * gives; otherwise the block is applied again from a fresh overlay with the verdicts (the
+   * failed ones verified inline, which names the error), so the outcome never depends on the
+   * guess.
+   */
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
+    const pre = started ?? this.#preverify(block)
+    const meta = metaOf(block, work, 'main')
+    const attempt = (vouched: Map<string, string>): Attempt => {
+      const isVerified = (tx: Transaction): boolean => vouched.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
+      const o = new StateOverlay(this.#db)
+      try {
+        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded })
+        const { ops, undo } = o.commitOps()
+        ops.push(...this.#linkOps(block, meta, undo, encoded))
+        return { applied, ops }
+      } catch (err) {
+        return { err }
+      }
+    }
+    let result = attempt(pre.submitted)
+    const verified = await pre.verified
+    if (verified.size !== pre.submitted.size) result = attempt(verified)
+    if ('err' in result) {
+      const { err } = result
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
@@ -524,13 +568,10 @@ export class Chain implements ChainService {
       ])
       throw err
     }
-    const meta = metaOf(block, work, 'main')
-    const { ops, undo } = o.commitOps()
-    ops.push(...this.#linkOps(block, meta, undo, encoded))
-    await this.#db.write(ops)
+    await this.#db.write(result.ops)
     this.#tip = meta
-    this.#announce(block, applied, reorg)
-    return applied
+    this.#announce(block, result.applied, reorg)
+    return result.applied
   }
 
   #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH } from '../../../core/chain/binary-json.ts'
+import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, HEX_TAG } from '../../../core/chain/binary-json.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex')
@@ -100,4 +100,16 @@ t.test('seeded random byte strings never decode to something that re-encodes dif
   }
   t.equal(differing, 0, 'every decoded value has exactly the bytes it came from')
   t.ok(decoded > 0, `some mutations still decode (${decoded})`)
+})
+
+t.test('memberTag finds a member of an encoded object past nested values', async (t) => {
+  const value = { a: [1, 'x', { q: null }], b: { deep: [true, false, 'ab'] }, memo: 'hello', n: 2.5, signature: 'deadbeef', upper: 'DEADBEEF', z: 'abc' }
+  const bytes = encodeBinaryJson(value, 0x01)
+  t.equal(memberTag(bytes, 1, 'signature'), HEX_TAG)
+  t.equal(memberTag(bytes, 1, 'upper'), 0x05, 'upper-case hex is UTF-8 text')
+  t.equal(memberTag(bytes, 1, 'z'), 0x05, 'odd-length hex is UTF-8 text')
+  t.equal(memberTag(bytes, 1, 'n'), 0x04)
+  t.equal(memberTag(bytes, 1, 'b'), 0x08)
+  t.equal(memberTag(bytes, 1, 'missing'), undefined)
+  t.equal(memberTag(encodeBinaryJson([1]), 0, 'a'), undefined, 'not an object')
 })

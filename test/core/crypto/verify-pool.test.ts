@@ -38,6 +38,18 @@ for (const core of ['native', 'noble'] as MldsaCoreKind[]) {
   })
 }
 
+t.test('signatures as hex text, decoded when packed; text that is not hex fails; results by index whatever thread took them', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 2 })
+  t.teardown(() => pool.close())
+  const { good, expected } = checks(41)
+  const hex = good.map((c, i) => ({ ...c, signature: i % 4 === 1 ? Buffer.from(c.signature as Uint8Array).toString('hex') : c.signature }))
+  t.same(await pool.verifyAll(hex), expected)
+  const first = hex[0]!
+  const text = Buffer.from(first.signature as Uint8Array).toString('hex')
+  const notHex = [{ ...first, signature: text.slice(0, 100) + 'zz' + text.slice(102) }, { ...first, signature: text.slice(1) }, first, first]
+  t.same(await pool.verifyAll(notHex), [false, false, true, true])
+})
+
 t.test('a closed pool refuses work and fails what was in flight', async (t) => {
   const pool = new SignatureVerifyPool({ core: 'native', threads: 1 })
   const { good } = checks(4)
