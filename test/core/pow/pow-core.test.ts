@@ -51,6 +51,15 @@ t.test('the SIMD core pairs nonces: a winner in either half, odd starts and coun
   }
 })
 
+t.test('the SIMD core reads only the first lane of a digest until it could win: same results at every difficulty', async (t) => {
+  const prefix = seededBytes('simd first lane', 264)
+  for (const difficulty of [0, 1, 2, 3, 4, 5, 15, 16, 17, 32]) {
+    for (const start of [0, 1, 2 ** 32 - 7]) {
+      t.same(wasmSimdPowCore.search(prefix, start, 1 << 16, difficulty), wasmScalarPowCore.search(prefix, start, 1 << 16, difficulty), `difficulty ${difficulty}, start ${start}`)
+    }
+  }
+})
+
 function header (prefix: Uint8Array, nonce: number): Buffer {
   const out = Buffer.alloc(prefix.length + 8)
   out.set(prefix)
