@@ -1,5 +1,5 @@
-// PoW through the AssemblyScript cores: wasm/assembly/pow-simd.ts (two nonces per Keccak-f in
-// v128 lanes) where the engine supports WebAssembly SIMD, else the scalar wasm/assembly/pow.ts.
+// PoW through the AssemblyScript cores: wasm/assembly/pow-simd.ts (three nonces per Keccak-f
+// pass: two in v128 lanes, one in i64 locals) where the engine supports WebAssembly SIMD, else the scalar wasm/assembly/pow.ts.
 // Both export the same interface and find the same nonces. The prefix is handed to a core once
 // per distinct prefix (it keeps the midstate); a search is then one call into WASM per
 // up-to-2^30 nonces. A module is loaded on first use, not on import.

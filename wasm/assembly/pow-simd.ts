@@ -1,44 +1,75 @@
-// Proof-of-work core, WebAssembly SIMD: the midstate of lib/pow-midstate.ts, then two nonces
-// per Keccak-f pass, one in each 64-bit half of every v128 lane (lib/keccak-simd.ts). Same
+// Proof-of-work core, WebAssembly SIMD: the midstate of lib/pow-midstate.ts, then three nonces
+// per Keccak-f pass (lib/keccak-simd.ts): two in the 64-bit halves of v128 lanes, the third
+// in i64 locals, interleaved so that the vector and the integer units work at once. Same
 // interface and results as the scalar pow.ts; core/pow/pow-wasm.ts picks this one when the
 // engine validates SIMD.
 import { STATE_BYTES } from './lib/keccak'
-import { keccakF1600x2, STATE2_BYTES } from './lib/keccak-simd'
+import { keccakF1600x3Digest, STATE2_BYTES } from './lib/keccak-simd'
 import { TEMPLATE, WORK, fitsOneBlock, meetsDifficultyAt, searchScalar, tailLength, templateVersion } from './lib/pow-midstate'
 export { inputPointer, digestPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
 
-// The template with every lane doubled (both halves equal), rebuilt when the prefix changes,
-// and the two-state working copy the nonces are XORed into.
-const TEMPLATE2: usize = memory.data(STATE2_BYTES, 16)
-const WORK2: usize = memory.data(STATE2_BYTES, 16)
-let template2Version: u32 = 0 // templateVersion starts at 0 and is bumped before any search
+const DIGEST_BYTES: i32 = 64
 
-function buildTemplate2 (): void {
+// The permutation's inputs: the template with every lane doubled (both halves equal), and a
+// plain copy, rebuilt when the prefix changes. A pass rewrites only the one or two lanes the
+// nonces go into, so it never copies a state.
+const INPUT2: usize = memory.data(STATE2_BYTES, 16)
+const INPUT1: usize = memory.data(STATE_BYTES, 16)
+// The pass's digests: lanes 0..7 of the pair (low and high halves), and of the third.
+const DIGEST2: usize = memory.data(DIGEST_BYTES << 1, 16)
+const DIGEST1: usize = memory.data(DIGEST_BYTES, 16)
+let inputsVersion: u32 = 0 // templateVersion starts at 0 and is bumped before any search
+
+function buildInputs (): void {
   for (let i = 0; i < STATE_BYTES; i += 8) {
-    v128.store(TEMPLATE2 + (<usize>i << 1), v128.load64_splat(TEMPLATE + <usize>i))
+    v128.store(INPUT2 + (<usize>i << 1), v128.load64_splat(TEMPLATE + <usize>i))
   }
-  template2Version = templateVersion
+  memory.copy(INPUT1, TEMPLATE, STATE_BYTES)
+  inputsVersion = templateVersion
 }
 
-/** Nonces n and n + 1 in one pass; their digests are WORK2's lanes 0..7, low and high halves. */
-function hashPair (nonce: u64): void {
-  memory.copy(WORK2, TEMPLATE2, STATE2_BYTES)
-  // as in hashNonce: the big-endian nonce as a little-endian lane, straddling at most two lanes
-  const lo = bswap<u64>(nonce)
-  const hi = bswap<u64>(nonce + 1)
+/** Nonces n, n + 1 (DIGEST2, low and high halves) and n + 2 (DIGEST1) in one pass. */
+// @ts-ignore: decorator
+@inline function hashTriple (nonce: u64): void {
+  // as in hashNonce: the big-endian nonce as a little-endian lane, straddling at most two
+  // lanes; each input's nonce lanes are the template's XOR the nonce
+  const n0 = bswap<u64>(nonce)
+  const n1 = bswap<u64>(nonce + 1)
+  const n2 = bswap<u64>(nonce + 2)
   const lane = <usize>(tailLength >>> 3)
   const shift = <u64>((tailLength & 7) << 3)
-  const at = WORK2 + (lane << 4)
-  v128.store(at, v128.xor(v128.load(at), i64x2.replace_lane(i64x2.splat(lo << shift), 1, hi << shift)))
+  const from = TEMPLATE + (lane << 3)
+  const at2 = INPUT2 + (lane << 4)
+  const at1 = INPUT1 + (lane << 3)
+  v128.store(at2, v128.xor(v128.load64_splat(from), i64x2.replace_lane(i64x2.splat(n0 << shift), 1, n1 << shift)))
+  store<u64>(at1, load<u64>(from) ^ (n2 << shift))
   if (shift != 0) {
-    v128.store(at, v128.xor(v128.load(at, 16), i64x2.replace_lane(i64x2.splat(lo >>> (64 - shift)), 1, hi >>> (64 - shift))), 16)
+    v128.store(at2, v128.xor(v128.load64_splat(from, 8), i64x2.replace_lane(i64x2.splat(n0 >>> (64 - shift)), 1, n1 >>> (64 - shift))), 16)
+    store<u64>(at1, load<u64>(from, 8) ^ (n2 >>> (64 - shift)), 8)
   }
-  keccakF1600x2(WORK2)
+  keccakF1600x3Digest(INPUT2, DIGEST2, INPUT1, DIGEST1)
 }
 
-/** Copies half `which` (0 low, 1 high) of WORK2's first 8 lanes to WORK: the digest. */
-function takeDigest (which: usize): void {
-  for (let i: usize = 0; i < 8; i++) store<u64>(WORK + (i << 3), load<u64>(WORK2 + (i << 4) + (which << 3)))
+/**
+ * Whether the digest whose first lane is `lane0` can meet `difficulty`: exact up to 16 hex
+ * digits (the leading zero nibbles of the big-endian bytes are clz(bswap(lane0)) / 4), and a
+ * necessary condition beyond, where the full check follows.
+ */
+// @ts-ignore: decorator
+@inline function candidate (lane0: u64, difficulty: i32): bool {
+  return difficulty <= 16 ? <i32>(clz<u64>(bswap<u64>(lane0)) >>> 2) >= difficulty : lane0 == 0
+}
+
+/** Copies half `which` (0 low, 1 high) of DIGEST2 to WORK (the digest) and checks it in full. */
+function meetsInPair (which: usize, difficulty: i32): bool {
+  for (let i: usize = 0; i < 8; i++) store<u64>(WORK + (i << 3), load<u64>(DIGEST2 + (i << 4) + (which << 3)))
+  return meetsDifficultyAt(WORK, difficulty)
+}
+
+/** Copies DIGEST1 to WORK (the digest) and checks it in full. */
+function meetsThird (difficulty: i32): bool {
+  memory.copy(WORK, DIGEST1, DIGEST_BYTES)
+  return meetsDifficultyAt(WORK, difficulty)
 }
 
 /**
@@ -49,15 +80,18 @@ export function search (start: f64, count: i32, difficulty: i32): i32 {
   const first = <u64>start
   // a prefix whose nonce crosses into a second block (not the 272-byte header) stays scalar
   if (!fitsOneBlock()) return searchScalar(first, count, difficulty)
-  if (template2Version != templateVersion) buildTemplate2()
+  if (inputsVersion != templateVersion) buildInputs()
   let i = 0
-  for (; i + 1 < count; i += 2) {
-    hashPair(first + <u64>i)
-    takeDigest(0)
-    if (meetsDifficultyAt(WORK, difficulty)) return i
-    takeDigest(1)
-    if (meetsDifficultyAt(WORK, difficulty)) return i + 1
+  for (; i + 2 < count; i += 3) {
+    hashTriple(first + <u64>i)
+    // only the first lane of each digest is read until it could win
+    const pair = v128.load(DIGEST2)
+    if (candidate(i64x2.extract_lane(pair, 0), difficulty) && meetsInPair(0, difficulty)) return i
+    if (candidate(i64x2.extract_lane(pair, 1), difficulty) && meetsInPair(1, difficulty)) return i + 1
+    if (candidate(load<u64>(DIGEST1), difficulty) && meetsThird(difficulty)) return i + 2
   }
-  if (i < count) return searchScalar(first + <u64>i, 1, difficulty) == 0 ? i : -1
+  for (; i < count; i++) {
+    if (searchScalar(first + <u64>i, 1, difficulty) == 0) return i
+  }
   return -1
 }

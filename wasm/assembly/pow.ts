@@ -1,6 +1,6 @@
 // Proof-of-work core, scalar: one Keccak-f per nonce from the midstate (lib/pow-midstate.ts).
 // The fallback where the engine has no WebAssembly SIMD; pow-simd.ts is the same core with
-// two nonces per permutation. Both export exactly this interface (core/pow/pow-wasm.ts).
+// three nonces per permutation pass. Both export exactly this interface (core/pow/pow-wasm.ts).
 import { searchScalar } from './lib/pow-midstate'
 export { inputPointer, digestPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
 

@@ -39,14 +39,23 @@ t.test('this engine has WebAssembly SIMD, so the node mines with the SIMD core',
   t.same(getPowCore('wasm').search(prefix, 0, 1 << 22, 4), wasmSimdPowCore.search(prefix, 0, 1 << 22, 4))
 })
 
-t.test('the SIMD core pairs nonces: a winner in either half, odd starts and counts', async (t) => {
+t.test('the SIMD core hashes three nonces a pass: a winner in any of the three, any start and count', async (t) => {
   const prefix = seededBytes('simd pairs', 264)
   const scalar = wasmScalarPowCore.search(prefix, 0, 1 << 20, 3)
   t.ok(scalar.found)
-  for (const start of [scalar.nonce - 3, scalar.nonce - 2, scalar.nonce - 1, scalar.nonce]) {
+  for (let start = scalar.nonce - 6; start <= scalar.nonce; start++) {
     if (start < 0) continue
-    for (const count of [1, 2, 3, 4, 5]) {
+    for (const count of [1, 2, 3, 4, 5, 6, 7, 8]) {
       t.same(wasmSimdPowCore.search(prefix, start, count, 3), wasmScalarPowCore.search(prefix, start, count, 3), `start ${start}, count ${count}`)
+    }
+  }
+})
+
+t.test('the SIMD core reads only the first lane of a digest until it could win: same results at every difficulty', async (t) => {
+  const prefix = seededBytes('simd first lane', 264)
+  for (const difficulty of [0, 1, 2, 3, 4, 5, 15, 16, 17, 32]) {
+    for (const start of [0, 1, 2 ** 32 - 7]) {
+      t.same(wasmSimdPowCore.search(prefix, start, 1 << 16, difficulty), wasmScalarPowCore.search(prefix, start, 1 << 16, difficulty), `difficulty ${difficulty}, start ${start}`)
     }
   }
 })

@@ -5,8 +5,8 @@
 
 export const STATE_BYTES: i32 = 200
 
-// FIPS 202 round constants RC[0..23] for iota.
-const ROUND_CONSTANTS: usize = memory.data<u64>([
+// FIPS 202 round constants RC[0..23] for iota (keccak-simd.ts reads them too).
+export const ROUND_CONSTANTS: usize = memory.data<u64>([
   0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000,
   0x000000000000808b, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
   0x000000000000008a, 0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
@@ -14,6 +14,12 @@ const ROUND_CONSTANTS: usize = memory.data<u64>([
   0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a,
   0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008
 ])
+
+// FIPS 202 rho offsets by lane index x + 5y (lane 0 is not rotated); keccak-simd.ts reads them too.
+export const RHO1: i32 = 1, RHO2: i32 = 62, RHO3: i32 = 28, RHO4: i32 = 27, RHO5: i32 = 36, RHO6: i32 = 44,
+  RHO7: i32 = 6, RHO8: i32 = 55, RHO9: i32 = 20, RHO10: i32 = 3, RHO11: i32 = 10, RHO12: i32 = 43,
+  RHO13: i32 = 25, RHO14: i32 = 39, RHO15: i32 = 41, RHO16: i32 = 45, RHO17: i32 = 15, RHO18: i32 = 21,
+  RHO19: i32 = 8, RHO20: i32 = 18, RHO21: i32 = 2, RHO22: i32 = 61, RHO23: i32 = 56, RHO24: i32 = 14
 
 /**
  * Keccak-f[1600] in place. The 25 lanes live in locals for all 24 rounds (one load and one
@@ -51,32 +57,32 @@ export function keccakF1600 (state: usize): void {
     // even round: a -> e
     d0 = c4 ^ rotl<u64>(c1, 1); d1 = c0 ^ rotl<u64>(c2, 1); d2 = c1 ^ rotl<u64>(c3, 1)
     d3 = c2 ^ rotl<u64>(c4, 1); d4 = c3 ^ rotl<u64>(c0, 1)
-    b0 = a0 ^ d0; b1 = rotl<u64>(a6 ^ d1, 44); b2 = rotl<u64>(a12 ^ d2, 43)
-    b3 = rotl<u64>(a18 ^ d3, 21); b4 = rotl<u64>(a24 ^ d4, 14)
+    b0 = a0 ^ d0; b1 = rotl<u64>(a6 ^ d1, RHO6); b2 = rotl<u64>(a12 ^ d2, RHO12)
+    b3 = rotl<u64>(a18 ^ d3, RHO18); b4 = rotl<u64>(a24 ^ d4, RHO24)
     n1 = ~b1; n4 = ~b4
     e0 = b0 ^ (n1 & b2) ^ rcEven; e1 = b1 ^ (b2 | b3); e2 = b2 ^ (b3 & n4)
     e3 = b3 ^ (b4 & b0); e4 = b4 ^ (b0 | n1)
     c0 = e0; c1 = e1; c2 = e2; c3 = e3; c4 = e4
-    b0 = rotl<u64>(a3 ^ d3, 28); b1 = rotl<u64>(a9 ^ d4, 20); b2 = rotl<u64>(a10 ^ d0, 3)
-    b3 = rotl<u64>(a16 ^ d1, 45); b4 = rotl<u64>(a22 ^ d2, 61)
+    b0 = rotl<u64>(a3 ^ d3, RHO3); b1 = rotl<u64>(a9 ^ d4, RHO9); b2 = rotl<u64>(a10 ^ d0, RHO10)
+    b3 = rotl<u64>(a16 ^ d1, RHO16); b4 = rotl<u64>(a22 ^ d2, RHO22)
     n4 = ~b4
     e5 = b0 ^ (b1 | b2); e6 = b1 ^ (b2 & b3); e7 = b2 ^ (b3 | n4)
     e8 = b3 ^ (b4 | b0); e9 = b4 ^ (b0 & b1)
     c0 ^= e5; c1 ^= e6; c2 ^= e7; c3 ^= e8; c4 ^= e9
-    b0 = rotl<u64>(a1 ^ d1, 1); b1 = rotl<u64>(a7 ^ d2, 6); b2 = rotl<u64>(a13 ^ d3, 25)
-    b3 = rotl<u64>(a19 ^ d4, 8); b4 = rotl<u64>(a20 ^ d0, 18)
+    b0 = rotl<u64>(a1 ^ d1, RHO1); b1 = rotl<u64>(a7 ^ d2, RHO7); b2 = rotl<u64>(a13 ^ d3, RHO13)
+    b3 = rotl<u64>(a19 ^ d4, RHO19); b4 = rotl<u64>(a20 ^ d0, RHO20)
     n1 = ~b1
     e10 = b0 ^ (n1 & b2); e11 = b1 ^ (b2 | b3); e12 = b2 ^ (b3 & b4)
     e13 = b3 ^ (b4 | b0); e14 = b4 ^ (b0 & b1)
     c0 ^= e10; c1 ^= e11; c2 ^= e12; c3 ^= e13; c4 ^= e14
-    b0 = rotl<u64>(a4 ^ d4, 27); b1 = rotl<u64>(a5 ^ d0, 36); b2 = rotl<u64>(a11 ^ d1, 10)
-    b3 = rotl<u64>(a17 ^ d2, 15); b4 = rotl<u64>(a23 ^ d3, 56)
+    b0 = rotl<u64>(a4 ^ d4, RHO4); b1 = rotl<u64>(a5 ^ d0, RHO5); b2 = rotl<u64>(a11 ^ d1, RHO11)
+    b3 = rotl<u64>(a17 ^ d2, RHO17); b4 = rotl<u64>(a23 ^ d3, RHO23)
     n0 = ~b0
     e15 = b0 ^ (b1 | b2); e16 = b1 ^ (b2 & b3); e17 = b2 ^ (b3 | b4)
     e18 = ~(b3 ^ (b4 & b0)); e19 = b4 ^ (n0 & b1)
     c0 ^= e15; c1 ^= e16; c2 ^= e17; c3 ^= e18; c4 ^= e19
-    b0 = rotl<u64>(a2 ^ d2, 62); b1 = rotl<u64>(a8 ^ d3, 55); b2 = rotl<u64>(a14 ^ d4, 39)
-    b3 = rotl<u64>(a15 ^ d0, 41); b4 = rotl<u64>(a21 ^ d1, 2)
+    b0 = rotl<u64>(a2 ^ d2, RHO2); b1 = rotl<u64>(a8 ^ d3, RHO8); b2 = rotl<u64>(a14 ^ d4, RHO14)
+    b3 = rotl<u64>(a15 ^ d0, RHO15); b4 = rotl<u64>(a21 ^ d1, RHO21)
     n4 = ~b4
     e20 = b0 ^ (b1 & b2); e21 = b1 ^ (b2 | b3); e22 = b2 ^ (b3 & b4)
     e23 = b3 ^ (n4 & b0); e24 = b4 ^ (b0 | b1)
@@ -84,32 +90,32 @@ export function keccakF1600 (state: usize): void {
     // odd round: e -> a
     d0 = c4 ^ rotl<u64>(c1, 1); d1 = c0 ^ rotl<u64>(c2, 1); d2 = c1 ^ rotl<u64>(c3, 1)
     d3 = c2 ^ rotl<u64>(c4, 1); d4 = c3 ^ rotl<u64>(c0, 1)
-    b0 = e0 ^ d0; b1 = rotl<u64>(e6 ^ d1, 44); b2 = rotl<u64>(e12 ^ d2, 43)
-    b3 = rotl<u64>(e18 ^ d3, 21); b4 = rotl<u64>(e24 ^ d4, 14)
+    b0 = e0 ^ d0; b1 = rotl<u64>(e6 ^ d1, RHO6); b2 = rotl<u64>(e12 ^ d2, RHO12)
+    b3 = rotl<u64>(e18 ^ d3, RHO18); b4 = rotl<u64>(e24 ^ d4, RHO24)
     n1 = ~b1; n4 = ~b4
     a0 = b0 ^ (n1 & b2) ^ rcOdd; a1 = b1 ^ (b2 | b3); a2 = b2 ^ (b3 & n4)
     a3 = b3 ^ (b4 & b0); a4 = b4 ^ (b0 | n1)
     c0 = a0; c1 = a1; c2 = a2; c3 = a3; c4 = a4
-    b0 = rotl<u64>(e3 ^ d3, 28); b1 = rotl<u64>(e9 ^ d4, 20); b2 = rotl<u64>(e10 ^ d0, 3)
-    b3 = rotl<u64>(e16 ^ d1, 45); b4 = rotl<u64>(e22 ^ d2, 61)
+    b0 = rotl<u64>(e3 ^ d3, RHO3); b1 = rotl<u64>(e9 ^ d4, RHO9); b2 = rotl<u64>(e10 ^ d0, RHO10)
+    b3 = rotl<u64>(e16 ^ d1, RHO16); b4 = rotl<u64>(e22 ^ d2, RHO22)
     n4 = ~b4
     a5 = b0 ^ (b1 | b2); a6 = b1 ^ (b2 & b3); a7 = b2 ^ (b3 | n4)
     a8 = b3 ^ (b4 | b0); a9 = b4 ^ (b0 & b1)
     c0 ^= a5; c1 ^= a6; c2 ^= a7; c3 ^= a8; c4 ^= a9
-    b0 = rotl<u64>(e1 ^ d1, 1); b1 = rotl<u64>(e7 ^ d2, 6); b2 = rotl<u64>(e13 ^ d3, 25)
-    b3 = rotl<u64>(e19 ^ d4, 8); b4 = rotl<u64>(e20 ^ d0, 18)
+    b0 = rotl<u64>(e1 ^ d1, RHO1); b1 = rotl<u64>(e7 ^ d2, RHO7); b2 = rotl<u64>(e13 ^ d3, RHO13)
+    b3 = rotl<u64>(e19 ^ d4, RHO19); b4 = rotl<u64>(e20 ^ d0, RHO20)
     n1 = ~b1
     a10 = b0 ^ (n1 & b2); a11 = b1 ^ (b2 | b3); a12 = b2 ^ (b3 & b4)
     a13 = b3 ^ (b4 | b0); a14 = b4 ^ (b0 & b1)
     c0 ^= a10; c1 ^= a11; c2 ^= a12; c3 ^= a13; c4 ^= a14
-    b0 = rotl<u64>(e4 ^ d4, 27); b1 = rotl<u64>(e5 ^ d0, 36); b2 = rotl<u64>(e11 ^ d1, 10)
-    b3 = rotl<u64>(e17 ^ d2, 15); b4 = rotl<u64>(e23 ^ d3, 56)
+    b0 = rotl<u64>(e4 ^ d4, RHO4); b1 = rotl<u64>(e5 ^ d0, RHO5); b2 = rotl<u64>(e11 ^ d1, RHO11)
+    b3 = rotl<u64>(e17 ^ d2, RHO17); b4 = rotl<u64>(e23 ^ d3, RHO23)
     n0 = ~b0
     a15 = b0 ^ (b1 | b2); a16 = b1 ^ (b2 & b3); a17 = b2 ^ (b3 | b4)
     a18 = ~(b3 ^ (b4 & b0)); a19 = b4 ^ (n0 & b1)
     c0 ^= a15; c1 ^= a16; c2 ^= a17; c3 ^= a18; c4 ^= a19
-    b0 = rotl<u64>(e2 ^ d2, 62); b1 = rotl<u64>(e8 ^ d3, 55); b2 = rotl<u64>(e14 ^ d4, 39)
-    b3 = rotl<u64>(e15 ^ d0, 41); b4 = rotl<u64>(e21 ^ d1, 2)
+    b0 = rotl<u64>(e2 ^ d2, RHO2); b1 = rotl<u64>(e8 ^ d3, RHO8); b2 = rotl<u64>(e14 ^ d4, RHO14)
+    b3 = rotl<u64>(e15 ^ d0, RHO15); b4 = rotl<u64>(e21 ^ d1, RHO21)
     n4 = ~b4
     a20 = b0 ^ (b1 & b2); a21 = b1 ^ (b2 | b3); a22 = b2 ^ (b3 & b4)
     a23 = b3 ^ (n4 & b0); a24 = b4 ^ (b0 | b1)

@@ -1,5 +1,5 @@
-// The proof-of-work midstate shared by both PoW cores (pow.ts scalar, pow-simd.ts two nonces
-// per permutation): header = prefix ‖ nonce (uint64 big-endian), hash = SHA3-512(header). The
+// The proof-of-work midstate shared by both PoW cores (pow.ts scalar, pow-simd.ts three nonces
+// per permutation pass): header = prefix ‖ nonce (uint64 big-endian), hash = SHA3-512(header). The
 // prefix is absorbed once (midstate); each nonce then costs one Keccak-f when tail + 8 nonce
 // bytes + padding fit the last 72-byte block, two otherwise.
 import { STATE_BYTES, absorbBlocks, keccakF1600, padBlock, resetState, xorByte, xorIntoState } from './keccak'
