@@ -93,7 +93,14 @@ export class Kernel {
     }
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
-    for (const manifest of this.plugins) await this.#register(manifest)
+    try {
+      for (const manifest of this.plugins) await this.#register(manifest)
+    } catch (err) {
+      // what the plugins registered before the failure (databases, verify threads) is closed,
+      // so a failed boot leaves nothing open behind it
+      await this.stop()
+      throw err
+    }
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
   }
 
