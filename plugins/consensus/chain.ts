@@ -24,7 +24,7 @@ import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessRes
 import type { Cores } from '../../core/cores/cores.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
-import { BoundedCache } from './bounded-cache.ts'
+import { BoundedCache } from '../../core/kernel/bounded-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'

@@ -10,6 +10,7 @@
 // Invalidation: the cache is keyed by height (blocks) and transaction id, which a reorg
 // re-points, so every disconnect clears both caches and bumps a generation; a request that
 // started reading before the bump does not store what it read (see `generation`).
+import { BoundedCache } from '../../core/kernel/bounded-cache.ts'
 import crypto from 'node:crypto'
 import type { NameOf } from '../../core/views/names.ts'
 import type { Hooks } from '../../core/kernel/hooks.ts'
@@ -36,14 +37,14 @@ export interface TxEntry { height: number; template: Template }
  * in per request).
  */
 export class ExplorerCache {
-  readonly blocks: ByteLru<number, Template>
-  readonly txs: ByteLru<string, TxEntry>
+  readonly blocks: BoundedCache<number, Template>
+  readonly txs: BoundedCache<string, TxEntry>
   /** bumped by every invalidation: a reader that saw another value before its reads may not store */
   generation = 0
 
   constructor (opts: ExplorerCacheOptions = DEFAULT_CACHE) {
-    this.blocks = new ByteLru({ maxBytes: opts.blockBytes, maxEntries: Math.floor(opts.blockBytes / 256) })
-    this.txs = new ByteLru({ maxBytes: opts.txBytes, maxEntries: Math.floor(opts.txBytes / 256) })
+    this.blocks = new BoundedCache({ maxSize: opts.blockBytes, maxEntries: Math.floor(opts.blockBytes / 256) })
+    this.txs = new BoundedCache({ maxSize: opts.txBytes, maxEntries: Math.floor(opts.txBytes / 256) })
   }
 
   #tip: TipFigures | null = null
@@ -72,47 +73,6 @@ export class ExplorerCache {
     hooks.blockDisconnected.tap('explorer-cache', () => { this.invalidate() })
     hooks.reorg.tap('explorer-cache', () => { this.invalidate() })
   }
-}
-
-/** A least-recently-used map bounded by a byte estimate and an entry count. */
-export class ByteLru<K, V> {
-  readonly #entries = new Map<K, { value: V; bytes: number }>()
-  readonly #maxBytes: number
-  readonly #maxEntries: number
-  #bytes = 0
-
-  constructor (opts: { maxBytes: number; maxEntries: number }) {
-    this.#maxBytes = opts.maxBytes
-    this.#maxEntries = opts.maxEntries
-  }
-
-  get (key: K): V | undefined {
-    const e = this.#entries.get(key)
-    if (e === undefined) return undefined
-    this.#entries.delete(key)
-    this.#entries.set(key, e)
-    return e.value
-  }
-
-  /** a value larger than the whole budget is not kept */
-  set (key: K, value: V, bytes: number): void {
-    const old = this.#entries.get(key)
-    if (old !== undefined) { this.#entries.delete(key); this.#bytes -= old.bytes }
-    if (bytes > this.#maxBytes || this.#maxEntries < 1) return
-    this.#entries.set(key, { value, bytes })
-    this.#bytes += bytes
-    while (this.#bytes > this.#maxBytes || this.#entries.size > this.#maxEntries) {
-      const first = this.#entries.keys().next().value as K
-      this.#bytes -= this.#entries.get(first)!.bytes
-      this.#entries.delete(first)
-    }
-  }
-
-  clear (): void { this.#entries.clear(); this.#bytes = 0 }
-  /** false for a zero budget: nothing would be kept, so nothing need be prepared */
-  get keeps (): boolean { return this.#maxBytes > 0 && this.#maxEntries > 0 }
-  get entries (): number { return this.#entries.size }
-  get bytes (): number { return this.#bytes }
 }
 
 /** what goes in a hole: the display name of an address, or the transaction's confirmations */

@@ -10,7 +10,8 @@ import { startExplorerNode } from './fixtures/explorer-node.ts'
 import type { ExplorerNode } from './fixtures/explorer-node.ts'
 import { NAMED } from './fixtures/names-plugin.ts'
 import { registerExplorerRoutes } from '../../../plugins/explorer/routes.ts'
-import { ByteLru, ExplorerCache, cutTemplate, nameMark } from '../../../plugins/explorer/response-cache.ts'
+import { ExplorerCache, cutTemplate, nameMark } from '../../../plugins/explorer/response-cache.ts'
+import { BoundedCache } from '../../../core/kernel/bounded-cache.ts'
 import { addressLookup, nameLookup } from '../../../core/views/names.ts'
 import type { ViewContext } from '../../../core/views/context.ts'
 import type { Block } from '../../../core/chain/types.ts'
@@ -153,10 +154,10 @@ t.test('a request whose reads straddle a disconnect does not store what it read'
 })
 
 t.test('the cache stays within its byte bound, least recently used out first', async (t) => {
-  const lru = new ByteLru<number, string>({ maxBytes: 1000, maxEntries: 100 })
+  const lru = new BoundedCache<number, string>({ maxSize: 1000, maxEntries: 100 })
   for (let i = 0; i < 50; i++) {
     lru.set(i, 'x'.repeat(90), 100)
-    t.ok(lru.bytes <= 1000, `within bound after ${i + 1} inserts`)
+    t.ok(lru.size <= 1000, `within bound after ${i + 1} inserts`)
     if (i === 20) {
       t.ok(lru.get(11), 'the oldest of 11..20')
       lru.set(21, 'x'.repeat(90), 100)
@@ -166,16 +167,16 @@ t.test('the cache stays within its byte bound, least recently used out first', a
     }
   }
   t.equal(lru.entries, 10)
-  t.equal(lru.bytes, 1000)
+  t.equal(lru.size, 1000)
   t.equal(lru.get(49), 'x'.repeat(90))
   t.equal(lru.get(39), undefined, 'evicted')
   lru.set(99, 'too big', 1001)
   t.equal(lru.get(99), undefined, 'a value over the whole budget is not kept')
-  t.ok(lru.bytes <= 1000)
-  const counted = new ByteLru<number, string>({ maxBytes: 1 << 20, maxEntries: 3 })
+  t.ok(lru.size <= 1000)
+  const counted = new BoundedCache<number, string>({ maxSize: 1 << 20, maxEntries: 3 })
   for (let i = 0; i < 5; i++) counted.set(i, 'v', 1)
   t.equal(counted.entries, 3, 'and within its entry count')
-  const none = new ByteLru<number, string>({ maxBytes: 0, maxEntries: 0 })
+  const none = new BoundedCache<number, string>({ maxSize: 0, maxEntries: 0 })
   none.set(1, 'v', 0)
   t.equal(none.entries, 0, 'a zero budget keeps nothing')
   t.equal(none.keeps, false, 'and says so, so the routes prepare nothing')
@@ -196,7 +197,7 @@ t.test('the cache stays within its byte bound, least recently used out first', a
   }
   for (const url of [...Array.from({ length: 13 }, (_, h) => `/api/explorer/block/${h}`), ...ids.map((id) => `/api/explorer/tx/${id}`)]) {
     t.same(wire(await cached.inject({ method: 'GET', url })), wire(await fresh.inject({ method: 'GET', url })), url)
-    t.ok(cache.blocks.bytes <= 8 * 1024 && cache.txs.bytes <= 2 * 1024, 'within both bounds')
+    t.ok(cache.blocks.size <= 8 * 1024 && cache.txs.size <= 2 * 1024, 'within both bounds')
   }
   t.ok(cache.blocks.entries > 0 && cache.blocks.entries < 13, `some blocks kept, not all (${cache.blocks.entries})`)
   t.ok(cache.txs.entries > 0 && cache.txs.entries < 12, `some transactions kept, not all (${cache.txs.entries})`)

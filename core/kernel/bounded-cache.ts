@@ -1,6 +1,7 @@
-// A least-recently-used cache bounded by entry count and by a caller-measured size (bytes),
-// for immutable values keyed by content (a block by its hash): nothing is ever stale, only
-// evicted. Map iteration order is insertion order, so the first key is the least recent.
+// A least-recently-used cache bounded by entry count and by a caller-measured size (bytes):
+// the chain's decoded blocks and transactions (immutable, keyed by content: never stale, only
+// evicted) and the explorer's ready-to-send answers (dropped with clear() when a reorg could
+// change them). Map iteration order is insertion order, so the first key is the least recent.
 
 export class BoundedCache<K, V> {
   readonly #entries = new Map<K, { value: V; size: number }>()
@@ -42,6 +43,9 @@ export class BoundedCache<K, V> {
     this.#size -= e.size
   }
 
+  clear (): void { this.#entries.clear(); this.#size = 0 }
+  /** false for a zero budget: nothing would be kept, so a caller need prepare nothing */
+  get keeps (): boolean { return this.#maxSize > 0 && this.#maxEntries > 0 }
   get entries (): number { return this.#entries.size }
   get size (): number { return this.#size }
 }

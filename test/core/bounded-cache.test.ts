@@ -1,5 +1,5 @@
 import t from 'tap'
-import { BoundedCache } from '../../../plugins/consensus/bounded-cache.ts'
+import { BoundedCache } from '../../core/kernel/bounded-cache.ts'
 
 t.test('evicts the least recently used past either bound', async (t) => {
   const c = new BoundedCache<string, number>({ maxEntries: 3, maxSize: 100 })
