@@ -18,10 +18,22 @@ export function blockSize (block: Block): number {
   return encodeBlock(block).length
 }
 
-/** blockSize from the transactions' binary forms (encodeTx) already made: the same number */
+/**
+ * blockSize from the transactions' binary forms (encodeTx) already made: the same number,
+ * counted instead of assembled. In the block's form the list is its count (LEB128) and each
+ * transaction's form without its format byte (encodeBlockFromStored).
+ */
 export function blockSizeOfEncoded (block: Block, encodedTxs: readonly Uint8Array[]): number {
   const { transactions: _txs, ...head } = block
-  return encodeBlockFromStored(head, encodedTxs).length
+  let size = encodeBlockFromStored(head, []).length - leb128Bytes(0) + leb128Bytes(encodedTxs.length)
+  for (const tx of encodedTxs) size += tx.length - 1
+  return size
+}
+
+function leb128Bytes (n: number): number {
+  let bytes = 1
+  while (n >= 0x80) { n = Math.floor(n / 128); bytes++ }
+  return bytes
 }
 
 /**

@@ -44,9 +44,14 @@ export function encodeHeaderPrefix (h: HeaderFields, sha3: Sha3Core = DEFAULT_SH
 
 /** The full 272 header bytes: the prefix, then the nonce (what headers-first sync sends). */
 export function encodeHeader (h: HeaderFields & { nonce: number }, sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array {
+  return headerWithNonce(encodeHeaderPrefix(h, sha3), h.nonce)
+}
+
+/** The full header from a prefix already encoded (the envelope hash is the costly part). */
+export function headerWithNonce (prefix: Uint8Array, nonce: number): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES)
-  out.set(encodeHeaderPrefix(h, sha3))
-  new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(h.nonce))
+  out.set(prefix)
+  new DataView(out.buffer).setBigUint64(HEADER_PREFIX_BYTES, BigInt(nonce))
   return out
 }
 

@@ -4,7 +4,7 @@ import type { NetworkParams } from './params.ts'
 import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
-import { encodeHeaderPrefix } from './header.ts'
+import { encodeHeaderPrefix, headerWithNonce } from './header.ts'
 import { merkleRootOfLeaves } from './merkle.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import type { MldsaCore } from '../crypto/mldsa.ts'
@@ -78,8 +78,9 @@ export interface HeaderContext {
   cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
-  /** hears the transactions' binary forms the merkle root was checked over (to store them) */
-  onEncoded?: (txs: Buffer[]) => void
+  /** hears the transactions' binary forms the merkle root was checked over and the 272 header
+   *  bytes the proof of work was checked over (to store them, not encode them again) */
+  onEncoded?: (txs: Buffer[], header: Uint8Array) => void
 }
 
 /** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
@@ -97,7 +98,8 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   // shape is checked first only because the header cannot be encoded without its seed.
   checkEnvelopePresent(block)
   const { cores } = ctx
-  const hash = Buffer.from(cores.pow.hashHeader(encodeHeaderPrefix(block, cores.sha3), block.nonce))
+  const prefix = encodeHeaderPrefix(block, cores.sha3)
+  const hash = Buffer.from(cores.pow.hashHeader(prefix, block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
 
@@ -121,7 +123,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
   if (merkleRootOfLeaves(encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
-  ctx.onEncoded?.(encoded)
+  ctx.onEncoded?.(encoded, headerWithNonce(prefix, block.nonce))
   if (ctx.deferPairings === true) return checkAttestation(params, block, { cores })
   verifyAttestation(params, block, { cores })
   return null

@@ -51,7 +51,11 @@ function hexBytes (s: unknown): Buffer | undefined {
   return bytes.toString('hex') === s ? bytes : undefined
 }
 
-const headerOp = (block: Block, sha3: Sha3Core): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: encodeHeader(block, sha3) })
+/** `bytes`: the header as validation encoded it (else encoded here) */
+const headerOp = (block: Block, sha3: Sha3Core, bytes?: Uint8Array): KvOp => ({ type: 'put', key: chainKey.header(block.hash), value: bytes ?? encodeHeader(block, sha3) })
+
+/** what validation already encoded, kept for the write */
+interface EncodedBlock { txs: readonly Uint8Array[]; header: Uint8Array }
 
 export interface ChainOptions {
   db: KvStore
@@ -138,10 +142,10 @@ export class Chain implements ChainService {
     this.#genesis = genesis.hash
   }
 
-  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: readonly Uint8Array[]): KvOp[] {
+  #linkOps (block: Block, meta: BlockMeta, undo: UndoRecord, encoded?: EncodedBlock): KvOp[] {
     return [
-      ...blockBodyOps(block, encoded),
-      headerOp(block, this.#opts.cores.sha3),
+      ...blockBodyOps(block, encoded?.txs),
+      headerOp(block, this.#opts.cores.sha3, encoded?.header),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.undo(block.hash), value: jsonValue(undo) },
       { type: 'put', key: chainKey.mainHash(block.height), value: Buffer.from(block.hash) },
@@ -334,7 +338,7 @@ export class Chain implements ChainService {
     if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
     // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
     const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
-    let encoded: Buffer[] | undefined
+    let encoded: EncodedBlock | undefined
     try {
       const deferred = validateBlockContext(this.params, block, {
         parent,
@@ -342,7 +346,7 @@ export class Chain implements ChainService {
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
         cores: this.#opts.cores,
         deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
-        onEncoded: (txs) => { encoded = txs }
+        onEncoded: (txs, header) => { encoded = { txs, header } }
       })
       if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
@@ -361,8 +365,8 @@ export class Chain implements ChainService {
     // A side branch: store it; switch only when strictly heavier.
     const meta = metaOf(block, work, 'side')
     await this.#db.write([
-      ...blockBodyOps(block, encoded),
-      headerOp(block, this.#opts.cores.sha3),
+      ...blockBodyOps(block, encoded?.txs),
+      headerOp(block, this.#opts.cores.sha3, encoded?.header),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
       { type: 'put', key: chainKey.sideBlock(block.height, block.hash), value: new Uint8Array(0) }
     ])
@@ -531,7 +535,7 @@ export class Chain implements ChainService {
 
   /**
    * Applies `block` on top of the current tip (its parent) in one atomic batch.
-   * `encoded`: the transactions' binary forms when validation just made them (else made here).
+   * `encoded`: the transactions' binary forms and the header when validation just made them (else made here).
    *
    * While the pool verifies the signatures, this thread applies the block as if every check it
    * was sent will pass, and prepares the batch. Once the verdicts are in, that work is kept only
@@ -540,14 +544,14 @@ export class Chain implements ChainService {
    * failed ones verified inline, which names the error), so the outcome never depends on the
    * guess.
    */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: readonly Uint8Array[]): Promise<AppliedBlock> {
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: EncodedBlock): Promise<AppliedBlock> {
     const pre = started ?? this.#preverify(block)
     const meta = metaOf(block, work, 'main')
     const attempt = (vouched: Map<string, string>): Attempt => {
       const isVerified = (tx: Transaction): boolean => vouched.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
       const o = new StateOverlay(this.#db)
       try {
-        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded })
+        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded: encoded?.txs })
         const { ops, undo } = o.commitOps()
         ops.push(...this.#linkOps(block, meta, undo, encoded))
         return { applied, ops }
@@ -563,7 +567,7 @@ export class Chain implements ChainService {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
       await this.#db.write([
-        ...blockBodyOps(block, encoded),
+        ...blockBodyOps(block, encoded?.txs),
         { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
       ])
       throw err

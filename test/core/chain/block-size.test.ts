@@ -2,7 +2,7 @@
 // is its overhead plus inBlockBytes of each transaction, which is how templates are filled.
 import t from 'tap'
 import fc from 'fast-check'
-import { blockSize, inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
+import { blockSize, blockSizeOfEncoded, inBlockBytes, txSize } from '../../../core/chain/block-size.ts'
 import { encodeBlock, encodeTx } from '../../../core/chain/tx-codec.ts'
 import type { Block, Transaction } from '../../../core/chain/types.ts'
 import { mineBlock, testParams, transfer, devWallet, generateWallet } from '../../helpers/chain.ts'
@@ -28,4 +28,12 @@ t.test('any JSON data: a block is its overhead plus inBlockBytes of each transac
     return blockSize(block) === parts
   }), { seed: 20261123, numRuns: 500 })
   t.pass('exact on 500 seeded blocks')
+})
+
+t.test('blockSizeOfEncoded counts what encodeBlock would make, across the list count\'s byte boundary', async (t) => {
+  for (const count of [0, 1, 127, 128, 300]) {
+    const txs = Array.from({ length: count }, (_, i) => ({ nonce: i, data: { memo: 'x'.repeat(i % 7) }, signature: 'ab'.repeat(i % 5) })) as unknown as Transaction[]
+    const block = { height: 1, hash: 'cd'.repeat(64), transactions: txs } as unknown as Block
+    t.equal(blockSizeOfEncoded(block, txs.map(encodeTx)), encodeBlock(block).length, `${count} transactions`)
+  }
 })
