@@ -21,10 +21,16 @@ export interface BeaconSigner {
 export function beaconSigner (scheme: DrandScheme, seed: Uint8Array): BeaconSigner {
   const rule = DRAND_SCHEMES[scheme]
   const sigs = rule.signatureGroup === 'G2' ? bls12_381.longSignatures : bls12_381.shortSignatures
-  const { secretKey, publicKey } = sigs.keygen(seed)
+  // noble's keygen, without the public key: deriving it builds the generator's multiplication
+  // table (~0.3 s), and a devnet node signs rounds for a key whose public half it never needs
+  const secretKey = bls12_381.utils.randomSecretKey(seed)
+  let publicKey: string | undefined
   return {
     scheme,
-    publicKey: hex(publicKey.toBytes(true)),
+    get publicKey () {
+      publicKey ??= hex(sigs.getPublicKey(secretKey).toBytes(true))
+      return publicKey
+    },
     sign (round, previousSignature) {
       if (!Number.isSafeInteger(round) || round < 1) throw new RangeError(`round must be a positive integer, got ${round}`)
       if (rule.chained && previousSignature === undefined) throw new Error(`scheme ${scheme} signs over the previous signature`)

@@ -9,10 +9,11 @@ export const QUICK_RUNS = 2
 
 export interface FamilyRun { report: FamilyReport; text: string; progress: string[] }
 
-export async function runFamily (t: Test, family: FamilyName): Promise<FamilyRun> {
+/** `runs`: the families that start child nodes per run (sync, http) check one run, the rest two */
+export async function runFamily (t: Test, family: FamilyName, runs: number = QUICK_RUNS): Promise<FamilyRun> {
   const printed: string[] = []
   const progress: string[] = []
-  const result = await measure({ only: [family], runs: QUICK_RUNS, quick: true }, { print: (s) => printed.push(s), progress: (l) => progress.push(l) })
+  const result = await measure({ only: [family], runs, quick: true }, { print: (s) => printed.push(s), progress: (l) => progress.push(l) })
   const text = printed.join('\n')
   t.equal(result.families.length, 1, 'only the family asked for ran')
   const report = result.families[0]!
@@ -29,7 +30,7 @@ export async function runFamily (t: Test, family: FamilyName): Promise<FamilyRun
       t.match(row.note ?? '', /not available yet/, `a row without figures says why: ${row.name}`)
       continue
     }
-    t.equal(row.stats.samples.length, QUICK_RUNS, `${row.name}: one sample per run`)
+    t.equal(row.stats.samples.length, runs, `${row.name}: one sample per run`)
     t.ok(row.stats.min <= row.stats.median && row.stats.median <= row.stats.max, `${row.name}: min <= median <= max`)
     t.ok(row.stats.samples.every((x) => Number.isFinite(x) && x >= 0), `${row.name}: finite, non-negative samples`)
   }

@@ -2,7 +2,7 @@ import t from 'tap'
 import { runFamily } from './family-run.ts'
 
 t.test('the http family runs on a tiny size and prints its rows', async (t) => {
-  const { report } = await runFamily(t, 'http')
+  const { report } = await runFamily(t, 'http', 1)
   t.ok(report.available, 'the http family is available')
   for (const endpoint of ['anchor bare fastify route', 'explorer stats', 'explorer blocks', 'explorer block', 'explorer tx']) {
     t.ok(report.rows.some((r) => r.name.startsWith(endpoint) && r.unit === 'req/s'), `req/s of ${endpoint}`)

@@ -2,7 +2,7 @@ import t from 'tap'
 import { runFamily } from './family-run.ts'
 
 t.test('the sync family runs on a tiny size and prints its rows', async (t) => {
-  const { report, progress } = await runFamily(t, 'sync')
+  const { report, progress } = await runFamily(t, 'sync', 1)
   t.ok(report.available, 'the sync family is available')
   for (const variant of ['empty blocks', '2-tx blocks']) {
     t.ok(report.rows.some((r) => r.name.startsWith('initial sync of') && r.name.includes(variant) && r.unit === 'blocks/s'), `sync rate of ${variant}`)

@@ -14,7 +14,7 @@ const EXAMPLE = path.join(ROOT, 'examples', 'block-stats-plugin')
 /** what a plugin may import of the node: its public entry points (package.json `exports`) */
 const PUBLIC_ENTRY_POINTS = ['ledger-node/plugin', 'ledger-node/hooks', 'ledger-node/services', 'ledger-node/client', 'ledger-node/config', 'ledger-node/http', 'ledger-node/errors', 'ledger-node/package.json']
 
-interface PackageJson { name: string; exports: Record<string, string>; scripts: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string> }
+interface PackageJson { name: string; exports: Record<string, string>; scripts: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string>; tap?: { plugin?: string[] } }
 const pkg = JSON.parse(readFileSync(path.join(EXAMPLE, 'package.json'), 'utf8')) as PackageJson
 
 // typecheck (tens of seconds on a loaded machine) plus a real node that mines and confirms a transfer
@@ -62,6 +62,8 @@ t.test('the example is its own package and imports the node only through its pub
   t.equal(path.resolve(EXAMPLE, (pkg.devDependencies['ledger-node'] ?? '').replace(/^file:/, '')), ROOT, 'its devDependency ledger-node links this repository')
   const rootPkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as PackageJson
   t.same(Object.keys(rootPkg.exports).map((k) => `ledger-node${k.slice(1)}`).sort(), [...PUBLIC_ENTRY_POINTS].sort(), 'the entry points are exactly the exports')
+  // one tap build serves both: a different plugin list would rebuild tap in the shared node_modules
+  t.same(pkg.tap?.plugin, rootPkg.tap?.plugin, 'the example lists the same tap plugins as the repository')
   const files = sourceFiles(EXAMPLE)
   t.ok(files.length >= 3, 'manifest, config and test')
   const imported = new Set<string>()
