@@ -37,5 +37,7 @@ t.test('three nodes, two producing (with competing blocks), converge on one tip'
   t.equal(a.chain.tip().height, 14)
   t.equal(a.chain.hashAtHeight(13), fromB.hash, 'a reorganized onto b\'s branch')
   t.equal(a.chain.getBlockMeta(fromA.hash)?.status, 'side')
+  // a node that fetched the branch by sync reports "synced" once that sync round ends
+  await waitFor('every node to report synced', () => [a, b, c].every((n) => n.p2p.syncState() === 'synced'))
   for (const n of [a, b, c]) t.equal(n.p2p.syncState(), 'synced')
 })
