@@ -1,16 +1,33 @@
-// The Node/V8 flags a long-running node needs (issue 15), in plain JavaScript so the launcher
-// (bin/ledger.js) can read them before it loads anything else, and the bench can start its
-// node processes with the same flags (bench/lib/child.ts).
+// The Node/V8 flags and environment a long-running node needs (issue 15), in plain JavaScript
+// so the launcher (bin/ledger.js) can read them before it loads anything else, and the bench
+// can start its node processes with the same (bench/lib/child.ts).
 //
-// --max-semi-space-size=16: V8 lets the main thread's young generation grow to 2 × 64 MiB
+// --max-semi-space-size=8: V8 lets the main thread's young generation grow to 2 × 64 MiB
 // semi-spaces (Node 24 has no pointer compression) and keeps it once grown; a syncing node
-// gets there within a few hundred blocks, 128 MiB of its RSS. 16 MiB semi-spaces hold the
-// young garbage of a block of transfers. V8 reads the size only when the process starts:
-// `v8.setFlagsFromString` later leaves the heap as configured, so the flag has to be on the
-// command line (or in NODE_OPTIONS).
+// gets there within a few hundred blocks, 128 MiB of its RSS. 8 MiB semi-spaces hold the young
+// garbage of a block of transfers (16 measured the same sync rate and ~20 MiB more of V8's
+// pages). V8 reads the size only when the process starts: `v8.setFlagsFromString` later leaves
+// the heap as configured, so the flag has to be on the command line (or in NODE_OPTIONS).
+//
+// MALLOC_ARENA_MAX=2: glibc gives each thread that allocates its own malloc arena, up to 8 per
+// core, and keeps what each arena ever held; the node's threads (signature checks, RocksDB's
+// flushes, libuv's pool) held ~90 MiB of a syncing node's RSS in them, ~55-65 MiB with two.
+// glibc reads it when the process starts, like the flag.
 
 /** flags `ledger run` adds to the process unless the user set the same flag (by name) */
-export const NODE_FLAGS = ['--max-semi-space-size=16']
+export const NODE_FLAGS = ['--max-semi-space-size=8']
+
+/** environment `ledger run` adds to the process unless the user set the variable (to anything) */
+export const NODE_ENV = { MALLOC_ARENA_MAX: '2' }
+
+/**
+ * The NODE_ENV entries `env` does not set.
+ * @param {Record<string, string | undefined>} env
+ * @returns {Record<string, string>}
+ */
+export function missingNodeEnv (env) {
+  return Object.fromEntries(Object.entries(NODE_ENV).filter(([k]) => env[k] === undefined))
+}
 
 const flagName = (arg) => arg.split('=')[0].replaceAll('_', '-')
 
@@ -27,8 +44,9 @@ export function missingNodeFlags (execArgv, nodeOptions) {
 }
 
 /**
- * `ledger run` started without NODE_FLAGS (`node bin/ledger.js run`, `npx ledger run`): the
- * same process image again, same PID, stdio and environment, with the flags first. Other
+ * `ledger run` started without NODE_FLAGS or NODE_ENV (`node bin/ledger.js run`, `npx ledger
+ * run`): the same process image again, same PID, stdio and environment, with the flags first and
+ * the missing variables added. Other
  * commands are short-lived and start as they are (`ledger --help` stays one process start).
  * Without process.execve (Windows) the node runs without them.
  * @param {string[]} argv process.argv
@@ -37,6 +55,7 @@ export function execWithNodeFlags (argv) {
   const command = argv.slice(2).find((a) => !a.startsWith('-'))
   if (command !== 'run' || typeof process.execve !== 'function') return
   const missing = missingNodeFlags(process.execArgv, process.env.NODE_OPTIONS)
-  if (missing.length === 0) return
-  process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...argv.slice(1)], process.env)
+  const env = missingNodeEnv(process.env)
+  if (missing.length === 0 && Object.keys(env).length === 0) return
+  process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...argv.slice(1)], { ...process.env, ...env })
 }

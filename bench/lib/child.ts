@@ -3,15 +3,18 @@
 import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import type { ChildMessage, ChildSpec, ParentMessage } from './child-protocol.ts'
-import { NODE_FLAGS } from '../../bin/node-flags.js'
+import { NODE_ENV, NODE_FLAGS } from '../../bin/node-flags.js'
 
 const ENTRY = new URL('./node-process.ts', import.meta.url)
 /**
- * A node process runs with the flags `ledger run` gives itself (bin/node-flags.js), or its
- * memory would not be the user's (issue 15); `--expose-gc` for the memory figures.
+ * A node process runs with the flags and environment `ledger run` gives itself
+ * (bin/node-flags.js), or its memory would not be the user's (issue 15); `--expose-gc` for the
+ * memory figures.
  * LEDGER_BENCH_NO_NODE_FLAGS=1 leaves them out, to measure what they change.
  */
 export const CHILD_EXEC_ARGV = [...(process.env.LEDGER_BENCH_NO_NODE_FLAGS === '1' ? [] : NODE_FLAGS), '--expose-gc', '--no-deprecation']
+/** ...and its environment (bin/node-flags.js NODE_ENV), a variable set here winning */
+export const CHILD_ENV: NodeJS.ProcessEnv = { ...(process.env.LEDGER_BENCH_NO_NODE_FLAGS === '1' ? {} : NODE_ENV), ...process.env }
 
 export interface Child {
   process: ChildProcess
@@ -23,7 +26,7 @@ export interface Child {
 }
 
 export function startChild (spec: ChildSpec, onProgress: (message: string) => void = () => {}): Child {
-  const child = fork(ENTRY, [JSON.stringify(spec)], { execArgv: CHILD_EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const child = fork(ENTRY, [JSON.stringify(spec)], { execArgv: CHILD_EXEC_ARGV, env: CHILD_ENV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const inbox: ChildMessage[] = []
   let failure: Error | null = null
   let wake: () => void = () => {}

@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { NODE_FLAGS, missingNodeFlags } from '../../bin/node-flags.js'
-import { CHILD_EXEC_ARGV } from '../../bench/lib/child.ts'
+import { NODE_ENV, NODE_FLAGS, missingNodeEnv, missingNodeFlags } from '../../bin/node-flags.js'
+import { CHILD_ENV, CHILD_EXEC_ARGV } from '../../bench/lib/child.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const NODE = path.join(ROOT, 'node_modules/.bin/node')
@@ -24,8 +24,16 @@ t.test('missingNodeFlags: a flag set by name on the command line or in NODE_OPTI
   t.same(missingNodeFlags(['--max_semi_space_size=8'], undefined), [], 'V8 spells it with underscores too')
 })
 
-t.test('the bench starts its node processes with the same flags', async (t) => {
+t.test('missingNodeEnv: a variable the user set, to anything, is left alone', async (t) => {
+  t.same(NODE_ENV, { MALLOC_ARENA_MAX: '2' }, 'two malloc arenas')
+  t.same(missingNodeEnv({}), NODE_ENV)
+  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '8' }), {})
+  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '' }), {}, 'even an empty value is the user\'s')
+})
+
+t.test('the bench starts its node processes with the same flags and environment', async (t) => {
   for (const f of NODE_FLAGS) t.ok(CHILD_EXEC_ARGV.includes(f), f)
+  for (const [k, v] of Object.entries(NODE_ENV)) t.equal(CHILD_ENV[k], process.env[k] ?? v, k)
 })
 
 t.test('`ledger run` re-executes itself with the flags (same process); other commands start once', async (t) => {
@@ -33,19 +41,29 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   // preloaded in every process image the launcher runs: reports its pid and V8 flags
   const probe = path.join(dir, 'probe.mjs')
-  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv }) + '\\n')\n")
-  const launch = (args: string[], execArgv: string[] = []): Array<{ pid: number; execArgv: string[] }> => {
-    const r = spawnSync(NODE, [...execArgv, '--import', probe, path.join(ROOT, 'bin/ledger.js'), ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } })
+  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null }) + '\\n')\n")
+  interface Probe { pid: number; execArgv: string[]; arenas: string | null }
+  const launch = (args: string[], execArgv: string[] = [], env: Record<string, string> = {}): Probe[] => {
+    const base: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: '' }
+    delete base.MALLOC_ARENA_MAX
+    const r = spawnSync(NODE, [...execArgv, '--import', probe, path.join(ROOT, 'bin/ledger.js'), ...args], { encoding: 'utf8', timeout: 60_000, env: { ...base, ...env } })
     t.equal(r.status, 0, `ledger ${args.join(' ')} exits 0: ${r.stderr}`)
-    return r.stderr.split('\n').filter((l) => l.startsWith('PROBE ')).map((l) => JSON.parse(l.slice(6)) as { pid: number; execArgv: string[] })
+    return r.stderr.split('\n').filter((l) => l.startsWith('PROBE ')).map((l) => JSON.parse(l.slice(6)) as Probe)
   }
   const run = launch(['run', '--help'])
   t.equal(run.length, 2, 'run: the launcher, then the same launcher with the flags')
   t.equal(run[0]?.pid, run[1]?.pid, 'replaced in place: the same pid (signals, supervisors)')
   for (const f of NODE_FLAGS) t.ok(run[1]?.execArgv.includes(f), `run has ${f}`)
+  t.equal(run[0]?.arenas, null)
+  t.equal(run[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX, 'and MALLOC_ARENA_MAX in its environment')
   t.ok(run[1]?.execArgv.includes(probe), 'the caller\'s own node options are kept')
   t.equal(launch(['--help']).length, 1, '--help starts once')
-  const own = launch(['run', '--help'], ['--max-semi-space-size=32'])
-  t.equal(own.length, 1, "run with the user's own --max-semi-space-size starts once")
+  const own = launch(['run', '--help'], ['--max-semi-space-size=32'], { MALLOC_ARENA_MAX: '4' })
+  t.equal(own.length, 1, "run with the user's own --max-semi-space-size and MALLOC_ARENA_MAX starts once")
   t.ok(own[0]?.execArgv.includes('--max-semi-space-size=32'), "and keeps the user's value")
+  t.equal(own[0]?.arenas, '4', "and the user's arenas")
+  const flagOnly = launch(['run', '--help'], ['--max-semi-space-size=32'])
+  t.equal(flagOnly.length, 2, 'the flag given but not the variable: re-executed for the variable')
+  t.equal(flagOnly[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX)
+  t.ok(flagOnly[1]?.execArgv.includes('--max-semi-space-size=32') && !flagOnly[1]?.execArgv.includes(NODE_FLAGS[0] as string), "with the user's flag only")
 })
