@@ -11,8 +11,9 @@ import { CHILD_ENV, CHILD_EXEC_ARGV } from '../../bench/lib/child.ts'
 const ROOT = new URL('../..', import.meta.url).pathname
 const NODE = path.join(ROOT, 'node_modules/.bin/node')
 
-t.test('the flags cap the young generation', async (t) => {
+t.test('the flags cap the young generation and the old generation\'s growth between collections', async (t) => {
   t.ok(NODE_FLAGS.some((f) => /^--max-semi-space-size=\d+$/.test(f)), '--max-semi-space-size is one of them')
+  t.ok(NODE_FLAGS.some((f) => /^--heap-growing-percent=\d+$/.test(f)), '--heap-growing-percent is one of them')
 })
 
 t.test('missingNodeFlags: a flag set by name on the command line or in NODE_OPTIONS is not added again', async (t) => {
@@ -20,8 +21,8 @@ t.test('missingNodeFlags: a flag set by name on the command line or in NODE_OPTI
   t.same(missingNodeFlags(['--expose-gc'], '--enable-source-maps'), NODE_FLAGS)
   t.same(missingNodeFlags([...NODE_FLAGS], undefined), [])
   t.same(missingNodeFlags([], NODE_FLAGS.join(' ')), [])
-  t.same(missingNodeFlags(['--max-semi-space-size=64'], undefined), [], "the user's own value wins")
-  t.same(missingNodeFlags(['--max_semi_space_size=8'], undefined), [], 'V8 spells it with underscores too')
+  t.same(missingNodeFlags(['--max-semi-space-size=64'], undefined), ['--heap-growing-percent=30'], "the user's own value wins")
+  t.same(missingNodeFlags(['--max_semi_space_size=8', '--heap_growing_percent=10'], undefined), [], 'V8 spells them with underscores too')
 })
 
 t.test('missingNodeEnv: a variable the user set, to anything, is left alone', async (t) => {
@@ -58,12 +59,13 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.equal(run[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX, 'and MALLOC_ARENA_MAX in its environment')
   t.ok(run[1]?.execArgv.includes(probe), 'the caller\'s own node options are kept')
   t.equal(launch(['--help']).length, 1, '--help starts once')
-  const own = launch(['run', '--help'], ['--max-semi-space-size=32'], { MALLOC_ARENA_MAX: '4' })
-  t.equal(own.length, 1, "run with the user's own --max-semi-space-size and MALLOC_ARENA_MAX starts once")
+  const own = launch(['run', '--help'], ['--max-semi-space-size=32', '--heap-growing-percent=50'], { MALLOC_ARENA_MAX: '4' })
+  t.equal(own.length, 1, "run with the user's own flags and MALLOC_ARENA_MAX starts once")
   t.ok(own[0]?.execArgv.includes('--max-semi-space-size=32'), "and keeps the user's value")
   t.equal(own[0]?.arenas, '4', "and the user's arenas")
   const flagOnly = launch(['run', '--help'], ['--max-semi-space-size=32'])
   t.equal(flagOnly.length, 2, 'the flag given but not the variable: re-executed for the variable')
   t.equal(flagOnly[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX)
-  t.ok(flagOnly[1]?.execArgv.includes('--max-semi-space-size=32') && !flagOnly[1]?.execArgv.includes(NODE_FLAGS[0] as string), "with the user's flag only")
+  t.ok(flagOnly[1]?.execArgv.includes('--max-semi-space-size=32') && !flagOnly[1]?.execArgv.includes('--max-semi-space-size=8'), "with the user's semi-space flag, not ours")
+  t.ok(flagOnly[1]?.execArgv.includes('--heap-growing-percent=30'), 'and the flag the user did not give')
 })
