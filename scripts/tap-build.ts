@@ -2,7 +2,7 @@
 // tap rebuilds by itself when the list differs from its build, but only for later runs: the run
 // that notices still spawns its test processes with the old build's loaders. In a fresh clone
 // (CI) that is tap's default set, whose @tapjs/typescript runs every test file through ts-node,
-// ~40% slower than Node's own type stripping. `npm test` runs this first.
+// ~40% slower than Node's own type stripping. `npm run tap` (behind `npm test`) runs this first.
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'

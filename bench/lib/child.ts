@@ -3,7 +3,7 @@
 import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import type { ChildMessage, ChildSpec, ParentMessage } from './child-protocol.ts'
-import { NODE_ENV, NODE_FLAGS } from '../../bin/node-flags.js'
+import { NODE_FLAGS, missingNodeEnv } from '../../bin/node-flags.js'
 
 const ENTRY = new URL('./node-process.ts', import.meta.url)
 /**
@@ -12,9 +12,10 @@ const ENTRY = new URL('./node-process.ts', import.meta.url)
  * memory figures.
  * LEDGER_BENCH_NO_NODE_FLAGS=1 leaves them out, to measure what they change.
  */
-export const CHILD_EXEC_ARGV = [...(process.env.LEDGER_BENCH_NO_NODE_FLAGS === '1' ? [] : NODE_FLAGS), '--expose-gc', '--no-deprecation']
-/** ...and its environment (bin/node-flags.js NODE_ENV), a variable set here winning */
-export const CHILD_ENV: NodeJS.ProcessEnv = { ...(process.env.LEDGER_BENCH_NO_NODE_FLAGS === '1' ? {} : NODE_ENV), ...process.env }
+const withNodeFlags = process.env.LEDGER_BENCH_NO_NODE_FLAGS !== '1'
+export const CHILD_EXEC_ARGV = [...(withNodeFlags ? NODE_FLAGS : []), '--expose-gc', '--no-deprecation']
+/** ...and its environment (bin/node-flags.js NODE_ENV), a variable set here winning as it does for `ledger run` */
+export const CHILD_ENV: NodeJS.ProcessEnv = { ...process.env, ...(withNodeFlags ? missingNodeEnv(process.env) : {}) }
 
 export interface Child {
   process: ChildProcess
