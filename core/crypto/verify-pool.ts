@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads'
 import { MLDSA_CORES } from './mldsa.ts'
 import type { MldsaCoreName } from './mldsa.ts'
 import { BLS_CORES } from './bls.ts'
+import { SharedChecks } from './shared-checks.ts'
 import type { BeaconPairingInput, BlsCoreName } from './bls.ts'
 
 export interface SignatureCheck {
@@ -21,17 +22,22 @@ export interface SignatureVerifier {
   verifyAll(checks: SignatureCheck[]): Promise<boolean[]>
   /** beacon BLS pairings (runs of one beacon batch-verified), one result per input, in order */
   verifyBeacons?(inputs: BeaconPairingInput[]): Promise<boolean[]>
+  /**
+   * The calling thread verifies, synchronously, checks of jobs in flight that no thread has
+   * claimed yet (Bitcoin Core's check queue has its master thread join in the same way), so
+   * a caller with nothing else to do before the verdicts lends its core instead of idling.
+   * Returns how many checks it verified.
+   */
+  assist?(): number
 }
 
 /**
- * ML-DSA checks packed for a thread: `lens` holds (public key, message, signature) lengths per
- * check, `data` their bytes back to back. Both buffers are transferred, not cloned: a
- * structured clone of 3 × 100 small Buffers copies each one's whole backing store (Node's 8 KB
- * pool slab for the short ones), which cost the main thread more than packing.
+ * A block's ML-DSA checks in one SharedArrayBuffer that every thread pulls from (shared-checks.ts).
+ * The main thread posts it before packing a single check and packs them in order while the
+ * threads already verify; a thread takes the next check with one atomic add, so the threads
+ * end together without the main thread handing out work (it may be busy applying the block).
  */
-export interface PackedChecks { lens: Uint32Array; data: Uint8Array }
-
-export type VerifyJob = { id: number; kind?: 'mldsa'; checks: SignatureCheck[] } | { id: number; kind: 'mldsa-packed'; packed: PackedChecks } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
+export type VerifyJob = { id: number; kind: 'mldsa-shared'; shared: SharedArrayBuffer } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
 export interface VerifyReply { id: number; results: boolean[] }
 
 interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) => void; worker: Worker }
@@ -39,10 +45,6 @@ interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) 
 const workerUrl = new URL('./verify-worker.ts', import.meta.url)
 /** young generation of a verify thread (MiB): its garbage is short-lived, a small one suffices */
 export const VERIFY_WORKER_YOUNG_GENERATION_MB = 16
-/** ML-DSA chunks per thread a block's checks are cut into: small enough to even out the threads */
-const MLDSA_CHUNKS_PER_THREAD = 5
-/** ...but at least this many checks a chunk (a round trip to a thread costs ~0.1 ms) */
-const MLDSA_CHUNK_MIN = 4
 
 export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
@@ -50,6 +52,8 @@ export class SignatureVerifyPool implements SignatureVerifier {
   readonly #bls: BlsCoreName
   readonly #workers: Worker[] = []
   readonly #pending = new Map<number, Pending>()
+  /** shared ML-DSA jobs whose checks are all packed and not all answered: assist() pulls from them */
+  readonly #inFlight = new Set<SharedChecks>()
   /** jobs in flight per worker: a worker keeps the process alive only while it has work */
   readonly #busy = new Map<Worker, number>()
   #nextId = 1
@@ -71,7 +75,7 @@ export class SignatureVerifyPool implements SignatureVerifier {
   async verifyAll (checks: SignatureCheck[]): Promise<boolean[]> {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (checks.length === 0) return []
-    return await this.#verifyChunked(checks)
+    return await this.#verifyShared(checks)
   }
 
   /**
@@ -110,44 +114,46 @@ export class SignatureVerifyPool implements SignatureVerifier {
   }
 
   /**
-   * The ML-DSA split. Each check has a home thread chosen by its public key, so a sender's key
-   * is usually verified where its KeyObject is already cached (building one costs about a fifth
-   * of a verify); each thread takes its home checks in small chunks and, when it has none left,
-   * takes chunks from the end of the longest other queue. So a thread that is also pairing a
-   * beacon round, or sharing its core with the main thread, ends up with fewer checks and all
-   * threads end together (a fixed half each left one thread's tail running alone).
+   * The ML-DSA split: one shared job every thread pulls from, check by check (shared-checks.ts).
+   * No thread waits for the main thread to hand it more, so a thread that shares its core with
+   * the main thread or pairs a beacon round simply takes fewer checks, and all end together.
+   * A KeyObject is cached per thread (mldsa.ts), so each thread builds a sender's once.
    */
-  async #verifyChunked (checks: SignatureCheck[]): Promise<boolean[]> {
+  async #verifyShared (checks: SignatureCheck[]): Promise<boolean[]> {
     const workers = Math.min(this.threads, checks.length)
-    const size = Math.max(MLDSA_CHUNK_MIN, Math.ceil(checks.length / (workers * MLDSA_CHUNKS_PER_THREAD)))
-    const queues: number[][] = Array.from({ length: workers }, () => [])
-    checks.forEach((c, i) => { queues[homeThread(c.publicKey, workers)]!.push(i) })
-    const take = (w: number): number[] => {
-      const own = queues[w]!
-      if (own.length > 0) return own.splice(0, size)
-      let victim: number[] | undefined
-      for (const q of queues) if (q.length > 0 && (victim === undefined || q.length > victim.length)) victim = q
-      return victim === undefined ? [] : victim.splice(Math.max(0, victim.length - size))
+    const job = SharedChecks.allocate(checks)
+    const replies = Array.from({ length: workers }, async (_, w) => await this.#post(w, { kind: 'mldsa-shared', shared: job.buffer }))
+    try {
+      job.packAll(checks)
+    } catch (err) {
+      job.abort()
+      await Promise.allSettled(replies)
+      throw err
     }
-    const results: boolean[] = new Array<boolean>(checks.length).fill(false)
-    const drain = async (w: number): Promise<void> => {
-      for (let chunk = take(w); chunk.length > 0; chunk = take(w)) {
-        const packed = packChecks(checks, chunk)
-        const out = await this.#post(w, { kind: 'mldsa-packed', packed }, [packed.lens.buffer as ArrayBuffer, packed.data.buffer as ArrayBuffer])
-        chunk.forEach((i, j) => { results[i] = out[j] === true })
-      }
+    this.#inFlight.add(job)
+    try {
+      await Promise.all(replies)
+    } finally {
+      this.#inFlight.delete(job)
     }
-    await Promise.all(Array.from({ length: workers }, async (_, w) => await drain(w)))
-    return results
+    return job.results()
   }
 
-  #post (index: number, job: { kind: 'mldsa-packed'; packed: PackedChecks } | { kind: 'beacon'; beacons: BeaconPairingInput[] }, transfer: ArrayBuffer[] = []): Promise<boolean[]> {
+  assist (): number {
+    if (this.#closed) return 0
+    const core = MLDSA_CORES[this.#core]
+    let verified = 0
+    for (const job of this.#inFlight) verified += job.pullPacked((c) => core.verify(c.publicKey, c.message, c.signature as Uint8Array))
+    return verified
+  }
+
+  #post (index: number, job: { kind: 'mldsa-shared'; shared: SharedArrayBuffer } | { kind: 'beacon'; beacons: BeaconPairingInput[] }): Promise<boolean[]> {
     const worker = this.#workers[index] ?? this.#spawn(index)
     const id = this.#nextId++
     return new Promise<boolean[]>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker })
       this.#setBusy(worker, +1)
-      worker.postMessage({ id, ...job } satisfies VerifyJob, transfer)
+      worker.postMessage({ id, ...job } satisfies VerifyJob)
     })
   }
 
@@ -186,48 +192,4 @@ export class SignatureVerifyPool implements SignatureVerifier {
     this.#workers[index] = worker
     return worker
   }
-}
-
-/** a check's preferred thread, from its public key (the first bytes of an ML-DSA key are uniform) */
-function homeThread (publicKey: Uint8Array, threads: number): number {
-  return (((publicKey[0] ?? 0) << 8) | (publicKey[1] ?? 0)) % threads
-}
-
-/** the checks `indices` names in one pair of fresh buffers, for transfer to a thread */
-export function packChecks (checks: readonly SignatureCheck[], indices: readonly number[]): PackedChecks {
-  const lens = new Uint32Array(3 * indices.length)
-  let total = 0
-  indices.forEach((i, k) => {
-    const c = checks[i] as SignatureCheck
-    const sigLen = typeof c.signature === 'string' ? c.signature.length >>> 1 : c.signature.length
-    lens[3 * k] = c.publicKey.length
-    lens[3 * k + 1] = c.message.length
-    lens[3 * k + 2] = sigLen
-    total += c.publicKey.length + c.message.length + sigLen
-  })
-  const data = Buffer.alloc(total)
-  let pos = 0
-  indices.forEach((i, k) => {
-    const c = checks[i] as SignatureCheck
-    data.set(c.publicKey, pos); pos += c.publicKey.length
-    data.set(c.message, pos); pos += c.message.length
-    const sigLen = lens[3 * k + 2] as number
-    // hex decoded in place; Buffer stops at the first pair that is not hex, leaving zeros (fails)
-    if (typeof c.signature === 'string') data.write(c.signature, pos, sigLen, 'hex')
-    else data.set(c.signature, pos)
-    pos += sigLen
-  })
-  return { lens, data }
-}
-
-/** the checks a PackedChecks holds, as views of its buffer */
-export function unpackChecks (packed: PackedChecks): SignatureCheck[] {
-  const { lens, data } = packed
-  const out: SignatureCheck[] = []
-  let pos = 0
-  for (let j = 0; j < lens.length; j += 3) {
-    const view = (n: number): Uint8Array => { const v = data.subarray(pos, pos + n); pos += n; return v }
-    out.push({ publicKey: view(lens[j] as number), message: view(lens[j + 1] as number), signature: view(lens[j + 2] as number) })
-  }
-  return out
 }

@@ -1,11 +1,12 @@
 // One signature-verification thread (run by verify-pool.ts): verifies the ML-DSA-87 checks it
 // is sent with the configured core, or beacon BLS pairings (batched per beacon), and answers
-// with one boolean per check.
-import { parentPort, workerData } from 'node:worker_threads'
+// with one boolean per check (for a shared job, in the job's buffer).
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
 import { getMldsaCore } from './mldsa.ts'
 import type { MldsaCoreName } from './mldsa.ts'
-import { unpackChecks } from './verify-pool.ts'
 import type { SignatureCheck, VerifyJob, VerifyReply } from './verify-pool.ts'
+import { pullSharedChecks } from './shared-checks.ts'
 import { verifyPairings } from '../entropy/beacon-batch.ts'
 import { getBlsCore } from './bls.ts'
 import type { BlsCoreName } from './bls.ts'
@@ -14,21 +15,39 @@ import type { BlsCoreName } from './bls.ts'
 const names = workerData as { core: MldsaCoreName; bls: BlsCoreName; blsThread: boolean }
 const core = getMldsaCore(names.core)
 const bls = getBlsCore(names.bls)
+const port = parentPort as MessagePort
 // only the pool's beacon thread instantiates the BLS core (a WASM core costs ~25 MiB a thread),
 // as it starts, beside its first ML-DSA jobs; a beacon job waits for it
 let blsReady: Promise<void> | undefined = names.blsThread ? bls.ready() : undefined
+let blsLoaded = false
+void blsReady?.then(() => { blsLoaded = true })
 
-parentPort!.on('message', (job: VerifyJob) => {
+// a shared job's checks are packed: every signature is bytes
+const verifyOne = (c: SignatureCheck): boolean => core.verify(c.publicKey, c.message, c.signature as Uint8Array)
+
+function handle (job: VerifyJob): void {
   if (job.kind === 'beacon') {
+    if (blsLoaded) { reply(job.id, verifyPairings(bls, job.beacons)); return }
     blsReady ??= bls.ready()
-    void blsReady.then(() => reply(job.id, verifyPairings(bls, job.beacons)))
+    void blsReady.then(() => { blsLoaded = true; reply(job.id, verifyPairings(bls, job.beacons)) })
     return
   }
-  const mldsa = (checks: SignatureCheck[]): boolean[] => checks.map((c) => core.verify(c.publicKey, c.message, typeof c.signature === 'string' ? Buffer.from(c.signature, 'hex') : c.signature))
-  reply(job.id, job.kind === 'mldsa-packed' ? mldsa(unpackChecks(job.packed)) : mldsa(job.checks))
-})
+  pullSharedChecks(job.shared, verifyOne, answerWaiting)
+  reply(job.id, [])
+}
+
+/**
+ * Between two checks of a shared job: a job that arrived meanwhile (a beacon round the block
+ * quotes, sent after its signatures) is answered now instead of after the last check.
+ */
+function answerWaiting (): void {
+  const waiting = receiveMessageOnPort(port)
+  if (waiting !== undefined) handle(waiting.message as VerifyJob)
+}
+
+port.on('message', handle)
 
 function reply (id: number, results: boolean[]): void {
   const message: VerifyReply = { id, results }
-  parentPort!.postMessage(message)
+  port.postMessage(message)
 }

@@ -560,6 +560,8 @@ export class Chain implements ChainService {
       }
     }
     let result = attempt(pre.submitted)
+    // nothing left for this thread until the verdicts are in: verify beside the pool's threads
+    this.#opts.signatureVerifier?.assist?.()
     const verified = await pre.verified
     if (verified.size !== pre.submitted.size) result = attempt(verified)
     if ('err' in result) {

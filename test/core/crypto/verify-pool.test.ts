@@ -3,6 +3,10 @@ import { SignatureVerifyPool } from '../../../core/crypto/verify-pool.ts'
 import type { SignatureCheck } from '../../../core/crypto/verify-pool.ts'
 import { getMldsaCore } from '../../../core/crypto/mldsa.ts'
 import type { MldsaCoreKind } from '../../../core/crypto/mldsa.ts'
+import { beaconPairingsOf } from '../../../core/chain/attestation.ts'
+import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
+import type { Block } from '../../../core/chain/types.ts'
+import { makeAttestation, testParams } from '../../helpers/chain.ts'
 
 function checks (n: number): { good: SignatureCheck[]; expected: boolean[] } {
   const native = getMldsaCore('native')
@@ -65,4 +69,32 @@ t.test('an idle pool does not keep the process alive (the test ends)', async (t)
   const { good, expected } = checks(4)
   t.same(await pool.verifyAll(good), expected)
   // deliberately not closed: tap would time out if the idle workers held the event loop
+})
+
+t.test('assist: the calling thread verifies unclaimed checks beside the threads, same results', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 1 })
+  t.teardown(() => pool.close())
+  const { good, expected } = checks(30)
+  t.equal(pool.assist(), 0, 'nothing in flight')
+  const results = pool.verifyAll(good)
+  // the job is packed by now; the thread has only just been sent it
+  const mine = pool.assist()
+  t.ok(mine > 0 && mine <= 30, `the caller verified some checks (${mine})`)
+  t.same(await results, expected)
+  t.equal(pool.assist(), 0, 'nothing left once answered')
+})
+
+t.test('a beacon job sent during a block\'s checks is answered between two checks, not after the last', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 1 })
+  t.teardown(() => pool.close())
+  const base = DEVNET_BEACON.pin.genesisTime + 300 * 24 * 3600
+  const inputs = beaconPairingsOf(testParams(), [{ quantum_signature: { qrng_attestation: makeAttestation(base) } } as Block]).map((w) => w.input)
+  t.same(await pool.verifyBeacons(inputs), [true], 'the BLS core is loaded')
+  const { good, expected } = checks(40)
+  const order: string[] = []
+  const sigs = pool.verifyAll(good).then((r) => { order.push('ml-dsa'); return r })
+  const beacon = pool.verifyBeacons(inputs).then((r) => { order.push('beacon'); return r })
+  t.same(await sigs, expected)
+  t.same(await beacon, [true])
+  t.same(order, ['beacon', 'ml-dsa'])
 })
