@@ -245,13 +245,11 @@ export function decodeBinaryJson (bytes: Uint8Array, offset = 0): unknown {
 }
 
 /**
- * The tag of member `key` of the object encoded at `offset` of `bytes` (our own encoding, not
- * a peer's: lengths are trusted), or undefined when the value there is not an object or has no
- * such member. Lets a caller holding a value's encoding learn, for example, that a string
- * member was written as hex text (tag 0x06: non-empty, even-length, only 0-9 a-f) without
- * scanning the string again.
+ * Where the value of member `key` of the object encoded at `offset` of `bytes` starts (its tag
+ * byte), or undefined when the value there is not an object or has no such member. For our own
+ * encodings, not a peer's: lengths are trusted.
  */
-export function memberTag (bytes: Uint8Array, offset: number, key: string): number | undefined {
+function memberAt (bytes: Uint8Array, offset: number, key: string): number | undefined {
   let pos = offset
   const varint = (): number => {
     let n = 0
@@ -275,10 +273,38 @@ export function memberTag (bytes: Uint8Array, offset: number, key: string): numb
     const len = varint()
     const match = len === want.length && Buffer.compare(want, bytes.subarray(pos, pos + len)) === 0
     pos += len
-    if (match) return bytes[pos]
+    if (match) return pos
     skip()
   }
   return undefined
+}
+
+/**
+ * The tag of member `key` of the object encoded at `offset` of `bytes` (our own encoding), or
+ * undefined when there is no such member. Lets a caller holding a value's encoding learn, for
+ * example, that a string member was written as hex text (tag 0x06: non-empty, even-length,
+ * only 0-9 a-f) without scanning the string again.
+ */
+export function memberTag (bytes: Uint8Array, offset: number, key: string): number | undefined {
+  const at = memberAt(bytes, offset, key)
+  return at === undefined ? undefined : bytes[at]
+}
+
+/**
+ * The bytes of member `key` of the object encoded at `offset` of `bytes` (our own encoding) when
+ * it was written as hex text, as a view: a transaction's signature without decoding its 9 KB of
+ * hex a second time. Undefined for a missing member or one that is not hex text.
+ */
+export function memberHexBytes (bytes: Uint8Array, offset: number, key: string): Uint8Array | undefined {
+  let pos = memberAt(bytes, offset, key)
+  if (pos === undefined || bytes[pos++] !== Tag.Hex) return undefined
+  let n = 0
+  for (let scale = 1; ; scale *= 128) {
+    const b = bytes[pos++] as number
+    n += (b & 0x7f) * scale
+    if ((b & 0x80) === 0) break
+  }
+  return bytes.subarray(pos, pos + n)
 }
 
 /** the tag hex text is written with */

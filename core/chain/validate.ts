@@ -78,8 +78,9 @@ export interface HeaderContext {
   cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
-  /** hears the transactions' binary forms the merkle root was checked over and the 272 header
-   *  bytes the proof of work was checked over (to store them, not encode them again) */
+  /** hears the transactions' binary forms (which the merkle root is checked over next) and the
+   *  272 header bytes the proof of work was checked over, once the header, proof of work and
+   *  size have passed: to start the signature checks and to store them, not encode them again */
   onEncoded?: (txs: Buffer[], header: Uint8Array) => void
 }
 
@@ -117,13 +118,14 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
     throw err
   }
   if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
+  // the caller may start costly work on these (the chain's signature checks) while the rest is checked
+  ctx.onEncoded?.(encoded, headerWithNonce(prefix, block.nonce))
   const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
   if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
   if (merkleRootOfLeaves(encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
-  ctx.onEncoded?.(encoded, headerWithNonce(prefix, block.nonce))
   if (ctx.deferPairings === true) return checkAttestation(params, block, { cores })
   verifyAttestation(params, block, { cores })
   return null

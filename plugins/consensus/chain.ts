@@ -12,6 +12,7 @@ import type { AccountState, UndoRecord } from '../../core/chain/state.ts'
 import { chainKey } from '../../core/chain/keys.ts'
 import { assembleStoredBlock, blockBodyOps, blockTxKeys, headOfStored, storedTx } from '../../core/chain/block-body.ts'
 import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
+import { memberHexBytes } from '../../core/chain/binary-json.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
@@ -336,8 +337,10 @@ export class Chain implements ChainService {
     if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
-    // the pool verifies signatures while this thread checks header, PoW, attestation and merkle root
-    const preverified = parent.hash === this.#tip.hash ? this.#preverify(block) : undefined
+    // the pool verifies signatures (from when the proof of work has passed) while this thread
+    // checks the merkle root and the attestation and applies the block
+    const onTip = parent.hash === this.#tip.hash
+    let preverified: Preverify | undefined
     let encoded: EncodedBlock | undefined
     try {
       const deferred = validateBlockContext(this.params, block, {
@@ -346,7 +349,10 @@ export class Chain implements ChainService {
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
         cores: this.#opts.cores,
         deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
-        onEncoded: (txs, header) => { encoded = { txs, header } }
+        onEncoded: (txs, header) => {
+          encoded = { txs, header }
+          if (onTip) preverified = this.#preverify(block, txs)
+        }
       })
       if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
     } catch (err) {
@@ -484,22 +490,25 @@ export class Chain implements ChainService {
    * and returns transaction id -> signature for those that verified. Anything not returned is
    * verified inline by applyBlock, which also reports the precise error for a bad one.
    */
-  #preverify (block: Block): Preverify {
+  #preverify (block: Block, encodedTxs?: readonly Uint8Array[]): Preverify {
     const submitted = new Map<string, string>()
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
     if (verifier === undefined) return { submitted, verified: Promise.resolve(verified) }
     // #verifyOn fills `submitted` before its first await, so the caller sees it at once
-    const done = this.#verifyOn(verifier, block, submitted, verified).catch((err: unknown) => {
+    const done = this.#verifyOn(verifier, block, submitted, verified, encodedTxs).catch((err: unknown) => {
       this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
       verified.clear()
     })
     return { submitted, verified: done.then(() => verified) }
   }
 
-  async #verifyOn (verifier: SignatureVerifier, block: Block, submitted: Map<string, string>, verified: Map<string, string>): Promise<void> {
+  async #verifyOn (verifier: SignatureVerifier, block: Block, submitted: Map<string, string>, verified: Map<string, string>, encodedTxs?: readonly Uint8Array[]): Promise<void> {
     const state = this.stateView()
     const isVerified = this.#opts.isVerified
+    // the signatures' bytes from the binary forms validation made (their hex already decoded there)
+    const encodedOf = new Map<Transaction, Uint8Array>()
+    if (encodedTxs !== undefined) block.transactions.forEach((tx, i) => { const e = encodedTxs[i]; if (e !== undefined) encodedOf.set(tx, e) })
     const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
     if (txs.length < PARALLEL_VERIFY_MIN) return
     // the senders' stored keys (bytes) in one multi-get
@@ -508,9 +517,9 @@ export class Chain implements ChainService {
     const checks: SignatureCheck[] = []
     const checked: Transaction[] = []
     for (const tx of txs) {
-      // The signature goes as its hex text, decoded by the pool as it packs each chunk for a
-      // thread. It is not checked for lower-case hex here: apply refuses a transaction whose
-      // signature is not (checkTxFormat) before it asks whether the signature verified.
+      // The signature goes as the bytes its binary form holds, else as its hex text, decoded by
+      // the pool as it packs the check. It is not checked for lower-case hex here: apply refuses
+      // a transaction whose signature is not (checkTxFormat) before it asks whether it verified.
       const message = hexBytes(tx.transaction_id)
       if (typeof tx.signature !== 'string' || message === undefined) continue
       // the key apply will use: the state's, else the one this sender revealed earlier in the block
@@ -524,7 +533,8 @@ export class Chain implements ChainService {
         continue // no usable key: apply reports why
       }
       keys.set(tx.sender, key)
-      checks.push({ publicKey: key, message, signature: tx.signature })
+      const encoded = encodedOf.get(tx)
+      checks.push({ publicKey: key, message, signature: (encoded !== undefined ? memberHexBytes(encoded, 1, 'signature') : undefined) ?? tx.signature })
       checked.push(tx)
     }
     if (checks.length < PARALLEL_VERIFY_MIN) return

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, HEX_TAG } from '../../../core/chain/binary-json.ts'
+import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, memberHexBytes, HEX_TAG } from '../../../core/chain/binary-json.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex')
@@ -112,4 +112,14 @@ t.test('memberTag finds a member of an encoded object past nested values', async
   t.equal(memberTag(bytes, 1, 'b'), 0x08)
   t.equal(memberTag(bytes, 1, 'missing'), undefined)
   t.equal(memberTag(encodeBinaryJson([1]), 0, 'a'), undefined, 'not an object')
+})
+
+t.test('memberHexBytes: the bytes of a member written as hex text, past a multi-byte length', async (t) => {
+  const long = 'ab'.repeat(300) // 300 bytes: a two-byte LEB128 length
+  const bytes = encodeBinaryJson({ a: [1, { q: 'cd' }], memo: 'hello', signature: long, upper: 'DEADBEEF', z: 'abc' }, 0x01)
+  t.same(Buffer.from(memberHexBytes(bytes, 1, 'signature')!), Buffer.from(long, 'hex'))
+  t.equal(memberHexBytes(bytes, 1, 'upper'), undefined, 'upper-case hex is text, not bytes')
+  t.equal(memberHexBytes(bytes, 1, 'memo'), undefined)
+  t.equal(memberHexBytes(bytes, 1, 'a'), undefined, 'a list')
+  t.equal(memberHexBytes(bytes, 1, 'missing'), undefined)
 })
