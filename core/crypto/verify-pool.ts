@@ -5,9 +5,12 @@
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { MLDSA_CORES } from './mldsa.ts'
-import type { MldsaCoreName } from './mldsa.ts'
+import type { MldsaCore, MldsaCoreName } from './mldsa.ts'
 import { BLS_CORES } from './bls.ts'
-import { SharedChecks } from './shared-checks.ts'
+import { SharedJob } from './shared-job.ts'
+import { SHA3_CORES } from './sha3.ts'
+import type { Sha3Core, Sha3CoreName } from './sha3.ts'
+import type { JobField, JobWork } from './shared-job.ts'
 import type { BeaconPairingInput, BlsCoreName } from './bls.ts'
 
 export interface SignatureCheck {
@@ -22,6 +25,8 @@ export interface SignatureVerifier {
   verifyAll(checks: SignatureCheck[]): Promise<boolean[]>
   /** beacon BLS pairings (runs of one beacon batch-verified), one result per input, in order */
   verifyBeacons?(inputs: BeaconPairingInput[]): Promise<boolean[]>
+  /** SHA3-512 of each input, in order (a block's merkle leaves) */
+  digestAll?(inputs: readonly Uint8Array[]): Promise<Uint8Array[]>
   /**
    * The calling thread verifies, synchronously, checks of jobs in flight that no thread has
    * claimed yet (Bitcoin Core's check queue has its master thread join in the same way), so
@@ -32,12 +37,14 @@ export interface SignatureVerifier {
 }
 
 /**
- * A block's ML-DSA checks in one SharedArrayBuffer that every thread pulls from (shared-checks.ts).
- * The main thread posts it before packing a single check and packs them in order while the
- * threads already verify; a thread takes the next check with one atomic add, so the threads
- * end together without the main thread handing out work (it may be busy applying the block).
+ * A block's ML-DSA checks (or merkle leaves to hash) in one SharedArrayBuffer that every thread
+ * pulls from (shared-job.ts). The main thread posts it before packing a single item and packs
+ * them in order while the threads already work; a thread takes the next item with one atomic
+ * add, so the threads end together without the main thread handing out work (it may be busy
+ * applying the block).
  */
-export type VerifyJob = { id: number; kind: 'mldsa-shared'; shared: SharedArrayBuffer } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
+export type SharedJobKind = 'mldsa' | 'sha3-512'
+export type VerifyJob = { id: number; kind: SharedJobKind; shared: SharedArrayBuffer } | { id: number; kind: 'beacon'; beacons: BeaconPairingInput[] }
 export interface VerifyReply { id: number; results: boolean[] }
 
 interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) => void; worker: Worker }
@@ -50,32 +57,48 @@ export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
   readonly #core: MldsaCoreName
   readonly #bls: BlsCoreName
+  readonly #sha3: Sha3CoreName
   readonly #workers: Worker[] = []
   readonly #pending = new Map<number, Pending>()
-  /** shared ML-DSA jobs whose checks are all packed and not all answered: assist() pulls from them */
-  readonly #inFlight = new Set<SharedChecks>()
+  /** shared jobs whose items are all packed and not all answered: assist() pulls from them */
+  readonly #inFlight = new Map<SharedJob, SharedJobKind>()
   /** jobs in flight per worker: a worker keeps the process alive only while it has work */
   readonly #busy = new Map<Worker, number>()
   #nextId = 1
   #closed = false
 
   /**
-   * `core`, `bls`: the kernel's ML-DSA and BLS cores (its `cores.mldsa`, `cores.bls`; BLS
-   * default `mcl`); each worker looks them up by these names.
+   * `core`, `bls`, `sha3`: the kernel's ML-DSA, BLS and SHA3 cores (its `cores.mldsa`,
+   * `cores.bls`, `cores.sha3`; defaults `mcl` and `wasm`); each worker looks them up by name.
    */
-  constructor (opts: { core: MldsaCoreName; bls?: BlsCoreName; threads?: number }) {
+  constructor (opts: { core: MldsaCoreName; bls?: BlsCoreName; sha3?: Sha3CoreName; threads?: number }) {
     if (!Object.hasOwn(MLDSA_CORES, opts.core)) throw new RangeError(`core must be one of ${Object.keys(MLDSA_CORES).join(', ')}, got ${String(opts.core)}`)
     const bls = opts.bls ?? 'mcl'
     if (!Object.hasOwn(BLS_CORES, bls)) throw new RangeError(`bls must be one of ${Object.keys(BLS_CORES).join(', ')}, got ${String(bls)}`)
+    const sha3 = opts.sha3 ?? 'wasm'
+    if (!Object.hasOwn(SHA3_CORES, sha3)) throw new RangeError(`sha3 must be one of ${Object.keys(SHA3_CORES).join(', ')}, got ${String(sha3)}`)
     this.#core = opts.core
     this.#bls = bls
+    this.#sha3 = sha3
     this.threads = Math.max(1, opts.threads ?? os.availableParallelism())
   }
 
   async verifyAll (checks: SignatureCheck[]): Promise<boolean[]> {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (checks.length === 0) return []
-    return await this.#verifyShared(checks)
+    const job = await this.#runShared('mldsa', checks.map((c) => [c.publicKey, c.message, c.signature]), 1)
+    return checks.map((_, i) => job.result(i)[0] === 1)
+  }
+
+  /**
+   * SHA3-512 of each input on the threads (a block's merkle leaves, while the main thread
+   * applies the block). Whatever is left when the caller assists, it hashes itself.
+   */
+  async digestAll (inputs: readonly Uint8Array[]): Promise<Uint8Array[]> {
+    if (this.#closed) throw new Error('signature verify pool is closed')
+    if (inputs.length === 0) return []
+    const job = await this.#runShared('sha3-512', inputs.map((b) => [b]), 64)
+    return inputs.map((_, i) => Uint8Array.from(job.result(i)))
   }
 
   /**
@@ -114,40 +137,39 @@ export class SignatureVerifyPool implements SignatureVerifier {
   }
 
   /**
-   * The ML-DSA split: one shared job every thread pulls from, check by check (shared-checks.ts).
-   * No thread waits for the main thread to hand it more, so a thread that shares its core with
-   * the main thread or pairs a beacon round simply takes fewer checks, and all end together.
-   * A KeyObject is cached per thread (mldsa.ts), so each thread builds a sender's once.
+   * One shared job every thread pulls from, item by item (shared-job.ts). No thread waits for
+   * the main thread to hand it more, so a thread that shares its core with the main thread or
+   * pairs a beacon round simply takes fewer items, and all end together. A KeyObject is cached
+   * per thread (mldsa.ts), so each thread builds a sender's once.
    */
-  async #verifyShared (checks: SignatureCheck[]): Promise<boolean[]> {
-    const workers = Math.min(this.threads, checks.length)
-    const job = SharedChecks.allocate(checks)
-    const replies = Array.from({ length: workers }, async (_, w) => await this.#post(w, { kind: 'mldsa-shared', shared: job.buffer }))
+  async #runShared (kind: SharedJobKind, items: ReadonlyArray<readonly JobField[]>, resultBytes: number): Promise<SharedJob> {
+    const workers = Math.min(this.threads, items.length)
+    const job = SharedJob.allocate(items, items[0]?.length ?? 0, resultBytes)
+    const replies = Array.from({ length: workers }, async (_, w) => await this.#post(w, { kind, shared: job.buffer }))
     try {
-      job.packAll(checks)
+      job.packAll(items)
     } catch (err) {
       job.abort()
       await Promise.allSettled(replies)
       throw err
     }
-    this.#inFlight.add(job)
+    this.#inFlight.set(job, kind)
     try {
       await Promise.all(replies)
     } finally {
       this.#inFlight.delete(job)
     }
-    return job.results()
+    return job
   }
 
   assist (): number {
     if (this.#closed) return 0
-    const core = MLDSA_CORES[this.#core]
-    let verified = 0
-    for (const job of this.#inFlight) verified += job.pullPacked((c) => core.verify(c.publicKey, c.message, c.signature as Uint8Array))
-    return verified
+    let done = 0
+    for (const [job, kind] of this.#inFlight) done += job.pullPacked(sharedWork(kind, MLDSA_CORES[this.#core], SHA3_CORES[this.#sha3]))
+    return done
   }
 
-  #post (index: number, job: { kind: 'mldsa-shared'; shared: SharedArrayBuffer } | { kind: 'beacon'; beacons: BeaconPairingInput[] }): Promise<boolean[]> {
+  #post (index: number, job: { kind: SharedJobKind; shared: SharedArrayBuffer } | { kind: 'beacon'; beacons: BeaconPairingInput[] }): Promise<boolean[]> {
     const worker = this.#workers[index] ?? this.#spawn(index)
     const id = this.#nextId++
     return new Promise<boolean[]>((resolve, reject) => {
@@ -168,7 +190,7 @@ export class SignatureVerifyPool implements SignatureVerifier {
     // A bounded young generation: V8 would let each isolate's grow to 2 × 64 MiB semi-spaces
     // (Node 24, no pointer compression) and keep it; the BLS pairings' garbage took a worker
     // there, ~100 MiB of the syncing node's RSS after 1,000 paced blocks (issue 15).
-    const worker = new Worker(workerUrl, { workerData: { core: this.#core, bls: this.#bls, blsThread: index === this.#beaconThread }, resourceLimits: { maxYoungGenerationSizeMb: VERIFY_WORKER_YOUNG_GENERATION_MB } })
+    const worker = new Worker(workerUrl, { workerData: { core: this.#core, bls: this.#bls, sha3: this.#sha3, blsThread: index === this.#beaconThread }, resourceLimits: { maxYoungGenerationSizeMb: VERIFY_WORKER_YOUNG_GENERATION_MB } })
     worker.unref()
     worker.on('message', (reply: VerifyReply) => {
       const p = this.#pending.get(reply.id)
@@ -192,4 +214,10 @@ export class SignatureVerifyPool implements SignatureVerifier {
     this.#workers[index] = worker
     return worker
   }
+}
+
+/** What a thread does with one item of a shared job of `kind`, with its cores. */
+export function sharedWork (kind: SharedJobKind, mldsa: MldsaCore, sha3: Sha3Core): JobWork {
+  if (kind === 'sha3-512') return ([data], result) => { result.set(sha3.sha3_512(data as Uint8Array)) }
+  return ([publicKey, message, signature], result) => { result[0] = mldsa.verify(publicKey as Uint8Array, message as Uint8Array, signature as Uint8Array) ? 1 : 0 }
 }

@@ -5,15 +5,18 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import type { MessagePort } from 'node:worker_threads'
 import { getMldsaCore } from './mldsa.ts'
 import type { MldsaCoreName } from './mldsa.ts'
-import type { SignatureCheck, VerifyJob, VerifyReply } from './verify-pool.ts'
-import { pullSharedChecks } from './shared-checks.ts'
+import { sharedWork } from './verify-pool.ts'
+import type { VerifyJob, VerifyReply } from './verify-pool.ts'
+import { pullSharedJob } from './shared-job.ts'
+import { getSha3Core } from './sha3.ts'
+import type { Sha3CoreName } from './sha3.ts'
 import { verifyPairings } from '../entropy/beacon-batch.ts'
 import { getBlsCore } from './bls.ts'
 import type { BlsCoreName } from './bls.ts'
 
 // the pool's kernel chose these cores; the names crossed the thread boundary in workerData
-const names = workerData as { core: MldsaCoreName; bls: BlsCoreName; blsThread: boolean }
-const core = getMldsaCore(names.core)
+const names = workerData as { core: MldsaCoreName; bls: BlsCoreName; sha3: Sha3CoreName; blsThread: boolean }
+const work = { mldsa: sharedWork('mldsa', getMldsaCore(names.core), getSha3Core(names.sha3)), 'sha3-512': sharedWork('sha3-512', getMldsaCore(names.core), getSha3Core(names.sha3)) }
 const bls = getBlsCore(names.bls)
 const port = parentPort as MessagePort
 // only the pool's beacon thread instantiates the BLS core (a WASM core costs ~25 MiB a thread),
@@ -22,9 +25,6 @@ let blsReady: Promise<void> | undefined = names.blsThread ? bls.ready() : undefi
 let blsLoaded = false
 void blsReady?.then(() => { blsLoaded = true })
 
-// a shared job's checks are packed: every signature is bytes
-const verifyOne = (c: SignatureCheck): boolean => core.verify(c.publicKey, c.message, c.signature as Uint8Array)
-
 function handle (job: VerifyJob): void {
   if (job.kind === 'beacon') {
     if (blsLoaded) { reply(job.id, verifyPairings(bls, job.beacons)); return }
@@ -32,13 +32,13 @@ function handle (job: VerifyJob): void {
     void blsReady.then(() => { blsLoaded = true; reply(job.id, verifyPairings(bls, job.beacons)) })
     return
   }
-  pullSharedChecks(job.shared, verifyOne, answerWaiting)
+  pullSharedJob(job.shared, work[job.kind], answerWaiting)
   reply(job.id, [])
 }
 
 /**
- * Between two checks of a shared job: a job that arrived meanwhile (a beacon round the block
- * quotes, sent after its signatures) is answered now instead of after the last check.
+ * Between two items of a shared job: a job that arrived meanwhile (a beacon round the block
+ * quotes, sent after its signatures) is answered now instead of after the last item.
  */
 function answerWaiting (): void {
   const waiting = receiveMessageOnPort(port)

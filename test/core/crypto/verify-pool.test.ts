@@ -1,4 +1,5 @@
 import t from 'tap'
+import crypto, { createHash } from 'node:crypto'
 import { SignatureVerifyPool } from '../../../core/crypto/verify-pool.ts'
 import type { SignatureCheck } from '../../../core/crypto/verify-pool.ts'
 import { getMldsaCore } from '../../../core/crypto/mldsa.ts'
@@ -97,4 +98,15 @@ t.test('a beacon job sent during a block\'s checks is answered between two check
   t.same(await sigs, expected)
   t.same(await beacon, [true])
   t.same(order, ['beacon', 'ml-dsa'])
+})
+
+t.test('digestAll: SHA3-512 of each input on the threads, in order, with the caller assisting', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 2, sha3: 'js' })
+  t.teardown(() => pool.close())
+  const inputs = Array.from({ length: 37 }, (_, i) => crypto.randomBytes(i * 131))
+  const digests = pool.digestAll(inputs)
+  pool.assist()
+  t.same((await digests).map((d) => Buffer.from(d).toString('hex')), inputs.map((b) => createHash('sha3-512').update(b).digest('hex')))
+  t.same(await pool.digestAll([]), [])
+  t.throws(() => new SignatureVerifyPool({ core: 'native', sha3: 'md5' as 'js' }), RangeError)
 })
