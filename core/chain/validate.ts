@@ -78,6 +78,9 @@ export interface HeaderContext {
   cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
   /** leave the beacon pairings to the caller (the chain runs them on the verify pool) */
   deferPairings?: boolean
+  /** leave the merkle root to the caller (the chain hashes the leaves on the verify pool): it
+   *  must call checkMerkleRoot before it stores or judges anything else of the block */
+  deferMerkle?: boolean
   /** hears the transactions' binary forms (which the merkle root is checked over next) and the
    *  272 header bytes the proof of work was checked over, once the header, proof of work and
    *  size have passed: to start the signature checks and to store them, not encode them again */
@@ -125,8 +128,17 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (merkleRootOfLeaves(encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
+  if (ctx.deferMerkle !== true) checkMerkleRoot(block, encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3)
   if (ctx.deferPairings === true) return checkAttestation(params, block, { cores })
   verifyAttestation(params, block, { cores })
   return null
+}
+
+/**
+ * The block's merkle root against its transactions' leaves (SHA3-512 of each binary form, as
+ * validateBlockContext made them). Until it passes, the transactions are not the ones the header
+ * commits to: nothing about them may be stored or held against the block's hash.
+ */
+export function checkMerkleRoot (block: Block, leaves: readonly Uint8Array[], sha3: Sha3Core): void {
+  if (merkleRootOfLeaves(leaves, sha3) !== block.merkle_root) reject(BlockErrorCode.BAD_MERKLE_ROOT, 'merkle_root does not match the transactions')
 }

@@ -17,7 +17,7 @@ import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
-import { checkBlockFormat, validateBlockContext } from '../../core/chain/validate.ts'
+import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
@@ -340,30 +340,56 @@ export class Chain implements ChainService {
     // the pool verifies signatures (from when the proof of work has passed) while this thread
     // checks the merkle root and the attestation and applies the block
     const onTip = parent.hash === this.#tip.hash
+    const verifier = this.#opts.signatureVerifier
+    // on the tip, the pool also hashes the merkle leaves and pairs the beacon rounds, and this
+    // thread checks their verdicts only once it has applied the block (#connect, before any write)
+    const deferMerkle = onTip && verifier?.digestAll !== undefined && block.transactions.length >= PARALLEL_VERIFY_MIN
     let preverified: Preverify | undefined
     let encoded: EncodedBlock | undefined
+    let leaves: Promise<Uint8Array[] | null> | undefined
+    let pairings: Promise<unknown> | undefined
     try {
       const deferred = validateBlockContext(this.params, block, {
         parent,
         expectedDifficulty: this.#expectedDifficulty(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
         cores: this.#opts.cores,
-        deferPairings: this.#opts.signatureVerifier?.verifyBeacons !== undefined,
+        deferPairings: verifier?.verifyBeacons !== undefined,
+        deferMerkle,
         onEncoded: (txs, header) => {
           encoded = { txs, header }
+          if (deferMerkle) leaves = this.#leavesOnPool(txs)
           if (onTip) preverified = this.#preverify(block, txs)
         }
       })
-      if (deferred !== null && deferred.pending.length > 0) settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input)))
+      if (deferred !== null && deferred.pending.length > 0) {
+        const settle = async (): Promise<void> => { settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input))) }
+        // what it throws is kept (not left unhandled) until #connect asks
+        if (onTip) pairings = settle().then(() => null, (err: unknown) => err)
+        else await settle()
+      }
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       throw err
+    }
+    const deferredChecks = async (): Promise<void> => {
+      try {
+        if (leaves !== undefined && encoded !== undefined) {
+          const sha3 = this.#opts.cores.sha3
+          checkMerkleRoot(block, (await leaves) ?? encoded.txs.map((bytes) => sha3.sha3_512(bytes)), sha3)
+        }
+        const failed = await pairings
+        if (failed !== undefined && failed !== null) throw failed
+      } catch (err) {
+        if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
+        throw err
+      }
     }
     const work = BigInt(parent.work) + blockWork(block.difficulty)
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false, preverified, encoded)
+      await this.#connect(block, work, origin, false, preverified, encoded, deferredChecks)
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -379,6 +405,15 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /** The merkle leaves hashed on the verify pool; null when the pool fails (then hashed inline). */
+  #leavesOnPool (txs: readonly Uint8Array[]): Promise<Uint8Array[] | null> {
+    const verifier = this.#opts.signatureVerifier as Required<SignatureVerifier>
+    return verifier.digestAll(txs).catch((err: unknown) => {
+      this.#log.warn({ err }, 'hashing merkle leaves on the pool failed; hashing inline')
+      return null
+    })
   }
 
   /** Beacon pairings on the verify pool (beside the ML-DSA checks); inline when the pool fails. */
@@ -546,6 +581,9 @@ export class Chain implements ChainService {
   /**
    * Applies `block` on top of the current tip (its parent) in one atomic batch.
    * `encoded`: the transactions' binary forms and the header when validation just made them (else made here).
+   * `deferredChecks`: validation's checks left to run on the pool (merkle root, beacon pairings):
+   * awaited before anything is written, so a block whose body is not the one its header commits
+   * to is refused without being marked invalid.
    *
    * While the pool verifies the signatures, this thread applies the block as if every check it
    * was sent will pass, and prepares the batch. Once the verdicts are in, that work is kept only
@@ -554,7 +592,7 @@ export class Chain implements ChainService {
    * failed ones verified inline, which names the error), so the outcome never depends on the
    * guess.
    */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: EncodedBlock): Promise<AppliedBlock> {
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: EncodedBlock, deferredChecks?: () => Promise<void>): Promise<AppliedBlock> {
     const pre = started ?? this.#preverify(block)
     const meta = metaOf(block, work, 'main')
     const attempt = (vouched: Map<string, string>): Attempt => {
@@ -573,6 +611,7 @@ export class Chain implements ChainService {
     // nothing left for this thread until the verdicts are in: verify beside the pool's threads
     this.#opts.signatureVerifier?.assist?.()
     const verified = await pre.verified
+    await deferredChecks?.()
     if (verified.size !== pre.submitted.size) result = attempt(verified)
     if ('err' in result) {
       const { err } = result

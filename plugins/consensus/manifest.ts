@@ -35,7 +35,7 @@ export default definePlugin<ChainPluginConfig>({
   async register (ctx) {
     const cores = ctx.resolve('cores')
     const executor = await createContractExecutor(cores.vm, cores)
-    const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, threads: ctx.config.verifyThreads ?? undefined })
+    const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     signatureVerifier.warm()
     let mempool: Mempool | undefined

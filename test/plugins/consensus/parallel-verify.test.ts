@@ -46,3 +46,26 @@ t.test('keys carried earlier in the same block, bad signatures and key mismatche
   t.equal((await node.chain.processBlock(good, 'test')).status, 'connected')
   for (const w of senders) t.equal(node.chain.getAccount(w.address).nonce, 2)
 })
+
+t.test('a body that is not the one its header commits to is refused by its merkle root (hashed on the pool), never marked invalid', async (t) => {
+  const node = await startChainNode(params)
+  t.teardown(() => node.stop())
+  const fund = mineBlock(params, refOf(node.chain.tip()), { txs: senders.map((w, i) => transfer(params, dev, w.address, 10, i)) })
+  t.equal((await node.chain.processBlock(fund, 'test')).status, 'connected')
+  const txs = senders.map((w) => transfer(params, w, to.address, 1, 0))
+  const good = mineBlock(params, refOf(fund), { txs })
+  // the same header with a transaction swapped for a forged one: applying it would fail on the
+  // signature (BAD_TX, which marks a block invalid), but the body is not the committed one
+  const forged = signTransaction(params.chainId, { sender: senders[1]!.address, recipient: to.address, amount: 1, fee: 0.001, timestamp: Date.now() / 1000, nonce: 0, data: {} }, senders[2]!.seed)
+  const tampered = { ...good, transactions: good.transactions.map((tx, i) => i === 2 ? forged : tx) }
+  const before = await stateDump(node.db)
+  try {
+    await node.chain.processBlock(tampered, 'peer')
+    t.fail('a tampered body must be refused')
+  } catch (err) {
+    t.ok(err instanceof BlockError)
+    t.equal((err as BlockError).code, BlockErrorCode.BAD_MERKLE_ROOT)
+  }
+  t.same(await stateDump(node.db), before, 'nothing written, the hash not marked invalid')
+  t.equal((await node.chain.processBlock(good, 'peer')).status, 'connected', 'the genuine body of the same header connects')
+})
