@@ -4,7 +4,7 @@
 // thread of the process spent on it (from /proc/self/task: the chain's thread, the verify
 // pool's workers, V8's GC helpers, RocksDB's background threads), then the mean per thread.
 //
-//   node bench/connect-probe.ts [--blocks 40] [--threads N] [--no-signatures] [--cpu-prof FILE]
+//   node bench/connect-probe.ts [--blocks 40] [--threads N] [--core mldsa=native,...] [--no-signatures] [--cpu-prof FILE]
 //
 // --no-signatures: every signature counts as already verified (as the mempool vouches for
 //   one), so what is left is the connect's other work alone.
@@ -18,7 +18,7 @@ import type { Block } from '../core/chain/types.ts'
 import { RocksStore } from '../plugins/storage/rocks-store.ts'
 import { Chain } from '../plugins/consensus/chain.ts'
 import { createHooks } from '../core/kernel/hooks.ts'
-import { Cores } from '../core/cores/cores.ts'
+import { Cores, parseCoreFlag } from '../core/cores/cores.ts'
 import { SignatureVerifyPool } from '../core/crypto/verify-pool.ts'
 import { BlockSequence, benchParams, benchTmpDir, devAccount, randomAddress, removeDir, silentLogger, transfer } from './lib/chain-fixture.ts'
 import { summarize } from './lib/stats.ts'
@@ -27,6 +27,7 @@ const { values } = parseArgs({
   options: {
     blocks: { type: 'string', default: '40' },
     threads: { type: 'string' },
+    core: { type: 'string' },
     'no-signatures': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' }
   }
@@ -56,8 +57,9 @@ const kindOf = (thread: string): string => thread.replace(/#\d+$/, '').replace(/
 const params = benchParams()
 const dir = benchTmpDir('connect-probe')
 const db = await RocksStore.open(path.join(dir, 'chain'))
-const pool = values['no-signatures'] ? undefined : new SignatureVerifyPool({ core: 'native', threads: values.threads === undefined ? undefined : Number(values.threads) })
-const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores(), signatureVerifier: pool, isVerified: values['no-signatures'] ? () => true : undefined })
+const cores = new Cores(values.core === undefined ? {} : parseCoreFlag(values.core))
+const pool = values['no-signatures'] ? undefined : new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3, threads: values.threads === undefined ? undefined : Number(values.threads) })
+const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores, signatureVerifier: pool, isVerified: values['no-signatures'] ? () => true : undefined })
 await chain.init()
 try {
   const seq = new BlockSequence(params, randomAddress())

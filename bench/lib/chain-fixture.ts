@@ -115,9 +115,11 @@ export interface BenchChain {
 /** A chain as the consensus plugin builds it (no mempool, so every signature is verified). */
 export async function openBenchChain (params: NetworkParams, dir: string): Promise<BenchChain> {
   const db = await RocksStore.open(path.join(dir, 'chain'))
-  // the node's own path: signatures verified on one thread per core, as the consensus plugin does
-  const signatureVerifier = new SignatureVerifyPool({ core: 'native' })
-  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores: new Cores(), signatureVerifier })
+  // the node's own path: the default cores, signatures verified on one thread per core, as the
+  // consensus plugin does
+  const cores = new Cores()
+  const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3 })
+  const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores, signatureVerifier })
   await chain.init()
   return { chain, db, async close () { await signatureVerifier.close(); await db.close() } }
 }
