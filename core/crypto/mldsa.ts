@@ -1,13 +1,16 @@
 // ML-DSA-87 (FIPS 204) cores. The native path (node:crypto, Node 24) is 7-9x faster than
 // @noble/post-quantum; the noble twin exists so a benchmarker can compare, and so each can
-// verify the other's signatures (they share the 32-byte seed format). There is no
-// process-wide "active" core: a kernel picks one (config `cores.mldsa`, `--core mldsa=...`)
-// and hands it to what verifies for it; `mldsa` below is the documented default (native)
-// for tools, wallets and tests that name none.
+// verify the other's signatures (they share the 32-byte seed format). The wasm core
+// (mldsa-wasm.ts) verifies in WebAssembly with a cache of expanded public keys (5-6x faster
+// than native under a key it has seen, a little faster under a new one) and signs through the
+// native one. There is no process-wide "active" core: a kernel picks one (config
+// `cores.mldsa`, `--core mldsa=...`) and hands it to what verifies for it; `mldsa` below is
+// the documented default (native) for tools, wallets and tests that name none.
 import crypto from 'node:crypto'
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js'
+import { createWasmMldsaCore } from './mldsa-wasm.ts'
 
-export type MldsaCoreKind = 'native' | 'noble'
+export type MldsaCoreKind = 'native' | 'noble' | 'wasm'
 export const PUBLIC_KEY_BYTES = 2592
 export const SIGNATURE_BYTES = 4627
 export const SEED_BYTES = 32
@@ -80,8 +83,10 @@ const nobleCore: MldsaCore = {
   }
 }
 
+const wasmCore: MldsaCore = createWasmMldsaCore(nativeCore)
+
 /** Every ML-DSA-87 core by the name `--core mldsa=<name>` selects it with. */
-export const MLDSA_CORES = { native: nativeCore, noble: nobleCore } as const satisfies Record<MldsaCoreKind, MldsaCore>
+export const MLDSA_CORES = { native: nativeCore, noble: nobleCore, wasm: wasmCore } as const satisfies Record<MldsaCoreKind, MldsaCore>
 export type MldsaCoreName = keyof typeof MLDSA_CORES
 
 /** The core library code signs and verifies with when its caller names none. Never reassigned. */

@@ -80,7 +80,7 @@ export function flagOverrides (a: RunArgs): Record<string, unknown> {
   return o
 }
 
-const CORE_FLAG_HELP = 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble, bls=mcl|noble (e.g. --core sha3=js,pow=js)'
+const CORE_FLAG_HELP = 'cores per family, over the config\'s `cores`: sha3=wasm|js, pow=wasm|wasm-simd|wasm-scalar|js, vm=wasm|js, mldsa=native|noble|wasm, bls=mcl|noble (e.g. --core sha3=js,pow=js)'
 
 export async function buildNodeConfig (a: RunArgs): Promise<NodeConfig> {
   const { loadConfigFile, resolveConfig } = await import('./config.ts')

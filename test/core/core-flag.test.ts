@@ -17,7 +17,7 @@ t.test('parses families, several values and repeats; later wins', async (t) => {
 t.test('a bad family or core is one line naming the valid ones', async (t) => {
   t.throws(() => parseCoreFlag('gpu=fast'), new CoreSelectionError('--core: unknown core family "gpu" (valid: sha3, pow, vm, mldsa, bls); write --core family=name,...'))
   t.throws(() => parseCoreFlag('sha3'), new CoreSelectionError('--core: sha3 needs a core name: sha3=<wasm|js>'))
-  t.throws(() => parseCoreFlag('mldsa='), new CoreSelectionError('--core: mldsa needs a core name: mldsa=<native|noble>'))
+  t.throws(() => parseCoreFlag('mldsa='), new CoreSelectionError('--core: mldsa needs a core name: mldsa=<native|noble|wasm>'))
   t.throws(() => parseCoreFlag('vm=evm'), new CoreSelectionError('--core: unknown vm core "evm" (valid: wasm, js)'))
   t.throws(() => parseCoreFlag('bls=blst'), new CoreSelectionError('--core: unknown bls core "blst" (valid: mcl, noble)'))
   t.throws(() => parseCoreFlag('toString=js'), /unknown core family "toString"/, 'no prototype names')

@@ -109,5 +109,5 @@ t.test('worker pools take the kernel core by name and their threads look it up',
     await pool.close()
   }
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'cuda' as 'js' }), /core must be one of wasm, wasm-simd, wasm-scalar, js, got cuda/)
-  t.throws(() => new SignatureVerifyPool({ core: 'openssl3' as 'native' }), /core must be one of native, noble, got openssl3/)
+  t.throws(() => new SignatureVerifyPool({ core: 'openssl3' as 'native' }), /core must be one of native, noble, wasm, got openssl3/)
 })

@@ -31,7 +31,7 @@ function checks (n: number): { good: SignatureCheck[]; expected: boolean[] } {
   return { good, expected }
 }
 
-for (const core of ['native', 'noble'] as MldsaCoreKind[]) {
+for (const core of ['native', 'noble', 'wasm'] as MldsaCoreKind[]) {
   t.test(`${core}: results in order across threads, bad checks false`, async (t) => {
     const pool = new SignatureVerifyPool({ core, threads: 2 })
     t.teardown(() => pool.close())
