@@ -52,6 +52,10 @@ interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) 
 const workerUrl = new URL('./verify-worker.ts', import.meta.url)
 /** young generation of a verify thread (MiB): its garbage is short-lived, a small one suffices */
 export const VERIFY_WORKER_YOUNG_GENERATION_MB = 16
+/** finished jobs' buffers kept for reuse (a block's signatures and its leaves: two at a time) */
+const SPARE_BUFFERS = 2
+/** ...of at most this size each (a full block's checks are ~1 MB) */
+const SPARE_BUFFER_MAX_BYTES = 8 << 20
 
 export class SignatureVerifyPool implements SignatureVerifier {
   readonly threads: number
@@ -60,6 +64,8 @@ export class SignatureVerifyPool implements SignatureVerifier {
   readonly #sha3: Sha3CoreName
   readonly #workers: Worker[] = []
   readonly #pending = new Map<number, Pending>()
+  /** buffers of finished jobs, for the next ones (every thread answered: none touches them) */
+  readonly #spare: SharedArrayBuffer[] = []
   /** shared jobs whose items are all packed and not all answered: assist() pulls from them */
   readonly #inFlight = new Map<SharedJob, SharedJobKind>()
   /** jobs in flight per worker: a worker keeps the process alive only while it has work */
@@ -87,7 +93,9 @@ export class SignatureVerifyPool implements SignatureVerifier {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (checks.length === 0) return []
     const job = await this.#runShared('mldsa', checks.map((c) => [c.publicKey, c.message, c.signature]), 1)
-    return checks.map((_, i) => job.result(i)[0] === 1)
+    const results = checks.map((_, i) => job.result(i)[0] === 1)
+    this.#release(job)
+    return results
   }
 
   /**
@@ -98,7 +106,9 @@ export class SignatureVerifyPool implements SignatureVerifier {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (inputs.length === 0) return []
     const job = await this.#runShared('sha3-512', inputs.map((b) => [b]), 64)
-    return inputs.map((_, i) => Uint8Array.from(job.result(i)))
+    const digests = inputs.map((_, i) => Uint8Array.from(job.result(i)))
+    this.#release(job)
+    return digests
   }
 
   /**
@@ -144,7 +154,7 @@ export class SignatureVerifyPool implements SignatureVerifier {
    */
   async #runShared (kind: SharedJobKind, items: ReadonlyArray<readonly JobField[]>, resultBytes: number): Promise<SharedJob> {
     const workers = Math.min(this.threads, items.length)
-    const job = SharedJob.allocate(items, items[0]?.length ?? 0, resultBytes)
+    const job = SharedJob.allocate(items, items[0]?.length ?? 0, resultBytes, (bytes) => this.#takeSpare(bytes))
     const replies = Array.from({ length: workers }, async (_, w) => await this.#post(w, { kind, shared: job.buffer }))
     try {
       job.packAll(items)
@@ -160,6 +170,21 @@ export class SignatureVerifyPool implements SignatureVerifier {
       this.#inFlight.delete(job)
     }
     return job
+  }
+
+  /**
+   * Keeps a finished job's buffer for the next job: only once every thread has answered (a job
+   * that failed keeps its buffer, since a thread may still be pulling from it).
+   */
+  #release (job: SharedJob): void {
+    if (this.#spare.length < SPARE_BUFFERS && job.buffer.byteLength <= SPARE_BUFFER_MAX_BYTES) this.#spare.push(job.buffer)
+  }
+
+  /** the smallest kept buffer of at least `bytes`, no longer kept */
+  #takeSpare (bytes: number): SharedArrayBuffer | undefined {
+    let best = -1
+    this.#spare.forEach((b, i) => { if (b.byteLength >= bytes && (best < 0 || b.byteLength < this.#spare[best]!.byteLength)) best = i })
+    return best < 0 ? undefined : this.#spare.splice(best, 1)[0]
   }
 
   assist (): number {

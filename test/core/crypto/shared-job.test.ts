@@ -78,3 +78,19 @@ t.test('an aborted job releases a waiting thread', async (t) => {
   t.equal(await n, 0)
   await w.terminate()
 })
+
+t.test('a spare buffer large enough is reused and starts over; one too small is not offered', async (t) => {
+  const items = fakeItems(12)
+  const first = SharedJob.allocate(items, 3, 2)
+  first.packAll(items)
+  pullSharedJob(first.buffer, rule)
+  const asked: number[] = []
+  const again = SharedJob.allocate(items.slice(0, 7), 3, 2, (bytes) => { asked.push(bytes); return bytes <= first.buffer.byteLength ? first.buffer : undefined })
+  t.equal(again.buffer, first.buffer, 'the spare was used')
+  t.ok(asked[0]! <= first.buffer.byteLength)
+  again.packAll(items.slice(0, 7))
+  t.equal(pullSharedJob(again.buffer, rule), 7, 'claims start from the first item again')
+  t.same(resultsOf(again), expected(7))
+  const bigger = SharedJob.allocate(fakeItems(40), 3, 2, () => undefined)
+  t.not(bigger.buffer, first.buffer, 'nothing offered: a fresh buffer')
+})

@@ -110,3 +110,15 @@ t.test('digestAll: SHA3-512 of each input on the threads, in order, with the cal
   t.same(await pool.digestAll([]), [])
   t.throws(() => new SignatureVerifyPool({ core: 'native', sha3: 'md5' as 'js' }), RangeError)
 })
+
+t.test('jobs after jobs: buffers reused across blocks of different sizes give the same verdicts', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'wasm', threads: 2 })
+  t.teardown(() => pool.close())
+  const { good, expected } = checks(30)
+  for (const n of [30, 5, 30, 12, 29]) {
+    const inputs = Array.from({ length: n }, (_, i) => crypto.randomBytes(100 + i))
+    const [verdicts, digests] = await Promise.all([pool.verifyAll(good.slice(0, n)), pool.digestAll(inputs)])
+    t.same(verdicts, expected.slice(0, n))
+    t.same(digests.map((d) => Buffer.from(d).toString('hex')), inputs.map((b) => createHash('sha3-512').update(b).digest('hex')))
+  }
+})
