@@ -54,6 +54,8 @@ export interface ApplyOptions {
   cores?: { sha3: Sha3Core; mldsa: MldsaCore }
   /** the block's transactions' binary forms, by index in the block, when validation made them (checkTxFormat reads them) */
   encoded?: readonly Uint8Array[]
+  /** the overlay already holds blockStateKeys' values (read ahead): no multi-get here */
+  stateReadAhead?: boolean
 }
 
 export function blockSubsidy (params: NetworkParams, height: number, supply: bigint): bigint {
@@ -133,7 +135,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
  * mappings, confirmed-id and address-count indexes), read in one multi-get instead of one
  * read each. A key not listed is still read when needed; a listed one never read costs nothing.
  */
-function blockStateKeys (block: Block, sha3: Sha3Core): string[] {
+export function blockStateKeys (block: Block, sha3: Sha3Core): string[] {
   const keys = [stateKey.supply()]
   const wallet = (addr: string): void => {
     keys.push(stateKey.account(addr), stateKey.vmToWallet(vmAddressOf(addr, sha3)), chainKey.addressTxCount(addr))
@@ -153,7 +155,7 @@ function blockStateKeys (block: Block, sha3: Sha3Core): string[] {
 export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): AppliedBlock {
   const { params } = opts
   const sha3 = opts.cores?.sha3 ?? DEFAULT_SHA3_CORE
-  o.prefetch(blockStateKeys(block, sha3))
+  if (opts.stateReadAhead !== true) o.prefetch(blockStateKeys(block, sha3))
   const [coinbase, ...txs] = block.transactions
   if (coinbase === undefined || coinbase.sender !== MINING_REWARD_SENDER) throw new BlockError(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const env = { blockHeight: block.height, timestamp: block.timestamp, miner: vmAddressOf(block.miner, sha3) }

@@ -46,7 +46,14 @@ export class StateOverlay {
   /** database values read ahead by prefetch (only there: a long-lived view must not go stale) */
   readonly #prefetched = new Map<string, Buffer | undefined>()
 
-  constructor (db: KvStore) { this.#db = db }
+  /**
+   * `reads`: database values already read for this overlay (a block's accounts, read ahead off
+   * the main thread); the caller guarantees nothing was written to the database since.
+   */
+  constructor (db: KvStore, reads?: ReadonlyMap<string, Buffer | undefined>) {
+    this.#db = db
+    if (reads !== undefined) for (const [k, v] of reads) this.#prefetched.set(k, v)
+  }
 
   get (key: string): Uint8Array | undefined {
     const w = this.#writes.get(key)

@@ -81,6 +81,8 @@ export interface HeaderContext {
   /** leave the merkle root to the caller (the chain hashes the leaves on the verify pool): it
    *  must call checkMerkleRoot before it stores or judges anything else of the block */
   deferMerkle?: boolean
+  /** hears that the header and its proof of work passed (the chain starts reading state then) */
+  onProofOfWork?: () => void
   /** hears the transactions' binary forms (which the merkle root is checked over next) and the
    *  272 header bytes the proof of work was checked over, once the header, proof of work and
    *  size have passed: to start the signature checks and to store them, not encode them again */
@@ -106,6 +108,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const hash = Buffer.from(cores.pow.hashHeader(prefix, block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
+  ctx.onProofOfWork?.()
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)

@@ -21,6 +21,8 @@ export interface KvStore {
   getSync(key: string): Buffer | undefined
   getManySync(keys: string[]): Array<Buffer | undefined>
   get(key: string): Promise<Buffer | undefined>
+  /** a multi-get off the calling thread (RocksDB's on libuv's pool) */
+  getMany(keys: string[]): Promise<Array<Buffer | undefined>>
   /** atomic; `sync` makes it durable (fsync of the WAL) before resolving */
   write(ops: KvOp[], opts?: { sync?: boolean }): Promise<void>
   entries(range: KvRange): AsyncIterable<[string, Buffer]>

@@ -15,7 +15,7 @@ import { encodeBlockFromStored } from '../../core/chain/tx-codec.ts'
 import { memberHexBytes } from '../../core/chain/binary-json.ts'
 import type { StoredBlockHead } from '../../core/chain/block-body.ts'
 import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
-import { applyBlock, applyGenesis } from '../../core/chain/apply.ts'
+import { applyBlock, applyGenesis, blockStateKeys } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
@@ -57,6 +57,16 @@ const headerOp = (block: Block, sha3: Sha3Core, bytes?: Uint8Array): KvOp => ({ 
 
 /** what validation already encoded, kept for the write */
 interface EncodedBlock { txs: readonly Uint8Array[]; header: Uint8Array }
+/** a block's state values read ahead (off this thread), or null when that read failed */
+type ReadAhead = Promise<ReadonlyMap<string, Buffer | undefined> | null>
+/** what #processOne started for a block on the tip, for #connect to finish */
+interface Started {
+  preverified?: Preverify
+  encoded?: EncodedBlock
+  /** validation's checks left to the pool (merkle root, beacon pairings) */
+  deferredChecks?: () => Promise<void>
+  reads?: ReadAhead
+}
 
 export interface ChainOptions {
   db: KvStore
@@ -348,6 +358,7 @@ export class Chain implements ChainService {
     let encoded: EncodedBlock | undefined
     let leaves: Promise<Uint8Array[] | null> | undefined
     let pairings: Promise<unknown> | undefined
+    let reads: ReadAhead | undefined
     try {
       const deferred = validateBlockContext(this.params, block, {
         parent,
@@ -356,6 +367,9 @@ export class Chain implements ChainService {
         cores: this.#opts.cores,
         deferPairings: verifier?.verifyBeacons !== undefined,
         deferMerkle,
+        // the block's accounts and indexes are read on libuv's threads while this one encodes,
+        // packs the checks and finishes validation (a block worth it: more than a coinbase)
+        onProofOfWork: () => { if (onTip && block.transactions.length >= PARALLEL_VERIFY_MIN) reads = this.#readAhead(block) },
         onEncoded: (txs, header) => {
           encoded = { txs, header }
           if (deferMerkle) leaves = this.#leavesOnPool(txs)
@@ -389,7 +403,7 @@ export class Chain implements ChainService {
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false, preverified, encoded, deferredChecks)
+      await this.#connect(block, work, origin, false, { preverified, encoded, deferredChecks, reads })
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -405,6 +419,15 @@ export class Chain implements ChainService {
     if (work <= tipWork) return { status: 'side', hash: block.hash, height: block.height }
     await this.#reorgTo(meta, origin)
     return { status: 'reorg', hash: block.hash, height: block.height }
+  }
+
+  /** The state applying `block` reads (blockStateKeys), read off this thread; null if that fails. */
+  #readAhead (block: Block): ReadAhead {
+    const keys = [...new Set(blockStateKeys(block, this.#opts.cores.sha3))]
+    return this.#db.getMany(keys).then((values) => new Map(keys.map((k, i) => [k, values[i]])), (err: unknown) => {
+      this.#log.warn({ err }, 'reading a block\'s state ahead failed; reading it when applying')
+      return null
+    })
   }
 
   /** The merkle leaves hashed on the verify pool; null when the pool fails (then hashed inline). */
@@ -580,10 +603,11 @@ export class Chain implements ChainService {
 
   /**
    * Applies `block` on top of the current tip (its parent) in one atomic batch.
-   * `encoded`: the transactions' binary forms and the header when validation just made them (else made here).
-   * `deferredChecks`: validation's checks left to run on the pool (merkle root, beacon pairings):
-   * awaited before anything is written, so a block whose body is not the one its header commits
-   * to is refused without being marked invalid.
+   * `started`: what #processOne began for a block on the tip: its signature checks; the
+   * transactions' binary forms and header as validation made them (else made here); validation's
+   * checks left to the pool (merkle root, beacon pairings), awaited before anything is written,
+   * so a block whose body is not the one its header commits to is refused without being marked
+   * invalid; its state read ahead.
    *
    * While the pool verifies the signatures, this thread applies the block as if every check it
    * was sent will pass, and prepares the batch. Once the verdicts are in, that work is kept only
@@ -592,14 +616,17 @@ export class Chain implements ChainService {
    * failed ones verified inline, which names the error), so the outcome never depends on the
    * guess.
    */
-  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started?: Preverify, encoded?: EncodedBlock, deferredChecks?: () => Promise<void>): Promise<AppliedBlock> {
-    const pre = started ?? this.#preverify(block)
+  async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started: Started = {}): Promise<AppliedBlock> {
+    const { encoded, deferredChecks } = started
+    const pre = started.preverified ?? this.#preverify(block)
     const meta = metaOf(block, work, 'main')
+    // nothing is written between the read ahead and this apply (blocks connect one at a time)
+    const reads = started.reads === undefined ? null : await started.reads
     const attempt = (vouched: Map<string, string>): Attempt => {
       const isVerified = (tx: Transaction): boolean => vouched.get(tx.transaction_id) === tx.signature || this.#opts.isVerified?.(tx) === true
-      const o = new StateOverlay(this.#db)
+      const o = new StateOverlay(this.#db, reads ?? undefined)
       try {
-        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded: encoded?.txs })
+        const applied = applyBlock(o, block, { params: this.params, executor: this.#opts.executor, isVerified, cores: this.#opts.cores, encoded: encoded?.txs, stateReadAhead: reads !== null })
         const { ops, undo } = o.commitOps()
         ops.push(...this.#linkOps(block, meta, undo, encoded))
         return { applied, ops }

@@ -108,6 +108,12 @@ export class RocksStore implements KvStore {
     return this.#db._getManySync(keys.map((k) => Buffer.from(k)), {})
   }
 
+  async getMany (keys: string[]): Promise<Array<Buffer | undefined>> {
+    if (keys.length === 0) return []
+    const values = await this.#db.getMany(keys.map((k) => Buffer.from(k)))
+    return values.map((v) => v ?? undefined)
+  }
+
   async get (key: string): Promise<Buffer | undefined> {
     const [v] = await this.#db.getMany([Buffer.from(key)])
     return v ?? undefined

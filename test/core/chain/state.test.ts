@@ -10,6 +10,7 @@ class MemoryStore implements KvStore {
   getSync (key: string): Buffer | undefined { return this.map.get(key) }
   getManySync (keys: string[]): Array<Buffer | undefined> { return keys.map((k) => this.map.get(k)) }
   async get (key: string): Promise<Buffer | undefined> { return this.map.get(key) }
+  async getMany (keys: string[]): Promise<Array<Buffer | undefined>> { return keys.map((k) => this.map.get(k)) }
   async write (ops: KvOp[]): Promise<void> {
     for (const op of ops) {
       if (op.type === 'put') this.map.set(op.key, Buffer.from(op.value ?? new Uint8Array(0)))
