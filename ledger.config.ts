@@ -20,5 +20,5 @@ export default defineConfig({
     'playground',
     'p2p'
   ],
-  cores: { sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native' }
+  cores: { sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'wasm' }
 })

@@ -29,7 +29,7 @@ export interface CoreSelection {
   bls: BlsCoreName
 }
 
-export const DEFAULT_CORE_SELECTION: Readonly<CoreSelection> = Object.freeze({ sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'native', bls: 'mcl' })
+export const DEFAULT_CORE_SELECTION: Readonly<CoreSelection> = Object.freeze({ sha3: 'wasm', pow: 'wasm', vm: 'wasm', mldsa: 'wasm', bls: 'mcl' })
 
 export const coreFamilies = (): CoreFamily[] => Object.keys(CORE_FAMILIES) as CoreFamily[]
 export const coreNames = (family: CoreFamily): string[] => Object.keys(CORE_FAMILIES[family])
@@ -67,7 +67,7 @@ export class Cores {
     await this.bls.ready()
   }
 
-  /** `sha3=wasm,pow=wasm,vm=wasm,mldsa=native,bls=mcl`: the form `--core` takes. */
+  /** `sha3=wasm,pow=wasm,vm=wasm,mldsa=wasm,bls=mcl`: the form `--core` takes. */
   toString (): string { return formatCoreSelection(this.selection) }
 }
 

@@ -27,8 +27,8 @@ t.test('a bad family or core is one line naming the valid ones', async (t) => {
 t.test('Cores: defaults, toString, and a frozen selection', async (t) => {
   const cores = new Cores()
   t.same(cores.selection, DEFAULT_CORE_SELECTION)
-  t.equal(String(cores), 'sha3=wasm,pow=wasm,vm=wasm,mldsa=native,bls=mcl')
-  t.equal(formatCoreSelection({ ...DEFAULT_CORE_SELECTION, pow: 'js' }), 'sha3=wasm,pow=js,vm=wasm,mldsa=native,bls=mcl')
+  t.equal(String(cores), 'sha3=wasm,pow=wasm,vm=wasm,mldsa=wasm,bls=mcl')
+  t.equal(formatCoreSelection({ ...DEFAULT_CORE_SELECTION, pow: 'js' }), 'sha3=wasm,pow=js,vm=wasm,mldsa=wasm,bls=mcl')
   t.throws(() => { (cores.selection as { sha3: string }).sha3 = 'js' }, TypeError)
 })
 
@@ -38,7 +38,7 @@ t.test('the flag overrides the config key family by family', async (t) => {
   const file = path.join(dir, 'ledger.config.ts')
   writeFileSync(file, "export default { network: 'devnet', plugins: [], cores: { sha3: 'js', pow: 'wasm-scalar' } }\n")
   const fromConfig = await buildNodeConfig({ config: file, 'data-dir': dir })
-  t.same(fromConfig.cores, { sha3: 'js', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'native', bls: 'mcl' }, 'config key, defaults for the rest')
+  t.same(fromConfig.cores, { sha3: 'js', pow: 'wasm-scalar', vm: 'wasm', mldsa: 'wasm', bls: 'mcl' }, 'config key, defaults for the rest')
   const flagged = await buildNodeConfig({ config: file, 'data-dir': dir, core: ['pow=js,mldsa=noble'] })
   t.same(flagged.cores, { sha3: 'js', pow: 'js', vm: 'wasm', mldsa: 'noble', bls: 'mcl' }, 'the flag wins for what it names')
   await t.rejects(buildNodeConfig({ config: file, 'data-dir': dir, core: ['pow=cuda'] }), new UsageError('--core: unknown pow core "cuda" (valid: wasm, wasm-simd, wasm-scalar, js)'))
