@@ -84,7 +84,7 @@ export interface ChainOptions {
 }
 
 /** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
-interface Preverify { submitted: Map<string, string>; verified: Promise<Map<string, string>> }
+interface Preverify { submitted: Map<string, string>; verified: Promise<Map<string, string>>; /** `submitted` is complete */ ready: Promise<void> }
 /** one application of a block: its batch, or what it threw */
 type Attempt = { applied: AppliedBlock; ops: KvOp[] } | { err: unknown }
 
@@ -373,7 +373,7 @@ export class Chain implements ChainService {
         onEncoded: (txs, header) => {
           encoded = { txs, header }
           if (deferMerkle) leaves = this.#leavesOnPool(txs)
-          if (onTip) preverified = this.#preverify(block, txs)
+          if (onTip) preverified = this.#preverify(block, txs, reads)
         }
       })
       if (deferred !== null && deferred.pending.length > 0) {
@@ -548,29 +548,40 @@ export class Chain implements ChainService {
    * and returns transaction id -> signature for those that verified. Anything not returned is
    * verified inline by applyBlock, which also reports the precise error for a bad one.
    */
-  #preverify (block: Block, encodedTxs?: readonly Uint8Array[]): Preverify {
+  #preverify (block: Block, encodedTxs?: readonly Uint8Array[], reads?: ReadAhead): Preverify {
     const submitted = new Map<string, string>()
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
-    if (verifier === undefined) return { submitted, verified: Promise.resolve(verified) }
-    // #verifyOn fills `submitted` before its first await, so the caller sees it at once
-    const done = this.#verifyOn(verifier, block, submitted, verified, encodedTxs).catch((err: unknown) => {
+    if (verifier === undefined) return { submitted, verified: Promise.resolve(verified), ready: Promise.resolve() }
+    const prepared = this.#checksOf(block, encodedTxs, reads)
+    // `submitted` is filled before the checks are sent (handlers run in the order they were added)
+    const ready = prepared.then((p) => { for (const tx of p?.checked ?? []) submitted.set(tx.transaction_id, tx.signature) }, () => undefined)
+    const done = prepared.then(async (p) => {
+      if (p === null) return
+      const results = await verifier.verifyAll(p.checks)
+      results.forEach((ok, i) => { if (ok) verified.set(p.checked[i]!.transaction_id, p.checked[i]!.signature) })
+    }).catch((err: unknown) => {
       this.#log.warn({ err }, 'parallel signature verification failed; verifying inline')
       verified.clear()
     })
-    return { submitted, verified: done.then(() => verified) }
+    return { submitted, verified: done.then(() => verified), ready }
   }
 
-  async #verifyOn (verifier: SignatureVerifier, block: Block, submitted: Map<string, string>, verified: Map<string, string>, encodedTxs?: readonly Uint8Array[]): Promise<void> {
-    const state = this.stateView()
+  /**
+   * The block's signature checks for the pool (null: too few to be worth it), each with the key
+   * apply will use; the senders' stored keys come from the block's state read ahead when there
+   * is one, else from one multi-get.
+   */
+  async #checksOf (block: Block, encodedTxs?: readonly Uint8Array[], reads?: ReadAhead): Promise<{ checks: SignatureCheck[]; checked: Transaction[] } | null> {
     const isVerified = this.#opts.isVerified
     // the signatures' bytes from the binary forms validation made (their hex already decoded there)
     const encodedOf = new Map<Transaction, Uint8Array>()
     if (encodedTxs !== undefined) block.transactions.forEach((tx, i) => { const e = encodedTxs[i]; if (e !== undefined) encodedOf.set(tx, e) })
     const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
-    if (txs.length < PARALLEL_VERIFY_MIN) return
-    // the senders' stored keys (bytes) in one multi-get
-    state.prefetch(txs.map((tx) => stateKey.publicKey(tx.sender)))
+    if (txs.length < PARALLEL_VERIFY_MIN) return null
+    const readAhead = reads === undefined ? null : await reads
+    const state = new StateOverlay(this.#db, readAhead ?? undefined)
+    if (readAhead === null) state.prefetch(txs.map((tx) => stateKey.publicKey(tx.sender)))
     const keys = new Map<string, Uint8Array | null>()
     const checks: SignatureCheck[] = []
     const checked: Transaction[] = []
@@ -595,10 +606,7 @@ export class Chain implements ChainService {
       checks.push({ publicKey: key, message, signature: (encoded !== undefined ? memberHexBytes(encoded, 1, 'signature') : undefined) ?? tx.signature })
       checked.push(tx)
     }
-    if (checks.length < PARALLEL_VERIFY_MIN) return
-    for (const tx of checked) submitted.set(tx.transaction_id, tx.signature)
-    const results = await verifier.verifyAll(checks)
-    results.forEach((ok, i) => { if (ok) verified.set(checked[i]!.transaction_id, checked[i]!.signature) })
+    return checks.length < PARALLEL_VERIFY_MIN ? null : { checks, checked }
   }
 
   /**
@@ -634,6 +642,7 @@ export class Chain implements ChainService {
         return { err }
       }
     }
+    await pre.ready
     let result = attempt(pre.submitted)
     // nothing left for this thread until the verdicts are in: verify beside the pool's threads
     this.#opts.signatureVerifier?.assist?.()
