@@ -36,6 +36,9 @@ export class BoundedCache<K, V> {
     }
   }
 
+  /** whether `key` is kept (without making it the most recent) */
+  has (key: K): boolean { return this.#entries.has(key) }
+
   delete (key: K): void {
     const e = this.#entries.get(key)
     if (e === undefined) return

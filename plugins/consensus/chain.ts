@@ -26,6 +26,7 @@ import type { Cores } from '../../core/cores/cores.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import { normalizeAddress } from '../../core/chain/address.ts'
 import { BoundedCache } from '../../core/kernel/bounded-cache.ts'
+import { StateCache } from '../../core/chain/state-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
@@ -38,6 +39,9 @@ import type { BeaconPairingInput } from '../../core/entropy/beacon-verify.ts'
 // reads and decoding. Sizes count the decoded form (hex strings), about twice the stored bytes.
 const BLOCK_CACHE = { maxEntries: 512, maxSize: 16 << 20 }
 const TX_CACHE = { maxEntries: 4096, maxSize: 8 << 20 }
+// Committed state of addresses that keep transacting (state-cache.ts): ~40 KB for a hundred
+// hot senders with their public keys; the byte bound keeps it small whatever the traffic.
+const STATE_CACHE = { maxEntries: 16384, maxBytes: 4 << 20 }
 
 /** below this many signatures a block verifies faster inline than through the threads */
 const PARALLEL_VERIFY_MIN = 4
@@ -108,6 +112,7 @@ export class Chain implements ChainService {
   readonly #db: KvStore
   readonly #blocks = new BoundedCache<string, Block>(BLOCK_CACHE)
   readonly #txs = new BoundedCache<string, Transaction>(TX_CACHE)
+  readonly #stateCache = new StateCache(STATE_CACHE)
   readonly #hooks: Hooks
   readonly #log: Logger
   readonly #opts: ChainOptions
@@ -140,7 +145,7 @@ export class Chain implements ChainService {
       const meta = metaOf(genesis, blockWork(0), 'main')
       const { ops, undo } = o.commitOps()
       ops.push(...this.#linkOps(genesis, meta, undo))
-      await this.#db.write(ops, { sync: true })
+      await this.#write(ops, { sync: true })
       this.#tip = meta
       this.#log.info({ hash: genesis.hash }, 'wrote genesis block')
     } else {
@@ -410,7 +415,7 @@ export class Chain implements ChainService {
 
     // A side branch: store it; switch only when strictly heavier.
     const meta = metaOf(block, work, 'side')
-    await this.#db.write([
+    await this.#write([
       ...blockBodyOps(block, encoded?.txs),
       headerOp(block, this.#opts.cores.sha3, encoded?.header),
       { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(meta) },
@@ -421,13 +426,28 @@ export class Chain implements ChainService {
     return { status: 'reorg', hash: block.hash, height: block.height }
   }
 
-  /** The state applying `block` reads (blockStateKeys), read off this thread; null if that fails. */
+  /**
+   * The state applying `block` reads (blockStateKeys): what the state cache holds, the rest
+   * read off this thread; null if that read fails.
+   */
   #readAhead (block: Block): ReadAhead {
-    const keys = [...new Set(blockStateKeys(block, this.#opts.cores.sha3))]
-    return this.#db.getMany(keys).then((values) => new Map(keys.map((k, i) => [k, values[i]])), (err: unknown) => {
+    const { found, missing } = this.#stateCache.split([...new Set(blockStateKeys(block, this.#opts.cores.sha3))])
+    return this.#db.getMany(missing).then((values) => {
+      missing.forEach((k, i) => {
+        found.set(k, values[i])
+        this.#stateCache.remember(k, values[i])
+      })
+      return found
+    }, (err: unknown) => {
       this.#log.warn({ err }, 'reading a block\'s state ahead failed; reading it when applying')
       return null
     })
+  }
+
+  /** Every write to the chain database: the state cache follows what it committed. */
+  async #write (ops: KvOp[], opts?: { sync?: boolean }): Promise<void> {
+    await this.#db.write(ops, opts)
+    this.#stateCache.committed(ops)
   }
 
   /** The merkle leaves hashed on the verify pool; null when the pool fails (then hashed inline). */
@@ -527,7 +547,7 @@ export class Chain implements ChainService {
     // racing it could otherwise put the block back)
     const evict = (): void => { for (const h of pruned.blocks) this.#blocks.delete(h); for (const k of pruned.txs) this.#txs.delete(k) }
     evict()
-    await this.#db.write(ops)
+    await this.#write(ops)
     evict()
     this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
   }
@@ -653,13 +673,13 @@ export class Chain implements ChainService {
       const { err } = result
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       this.#rejected(block, err, origin)
-      await this.#db.write([
+      await this.#write([
         ...blockBodyOps(block, encoded?.txs),
         { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
       ])
       throw err
     }
-    await this.#db.write(result.ops)
+    await this.#write(result.ops)
     this.#tip = meta
     this.#announce(block, result.applied, reorg)
     return result.applied
@@ -692,7 +712,7 @@ export class Chain implements ChainService {
       { type: 'del', key: chainKey.mainHash(tip.height) },
       { type: 'put', key: chainKey.tip(), value: jsonValue({ hash: parent.hash, height: parent.height }) }
     )
-    await this.#db.write(ops)
+    await this.#write(ops)
     this.#tip = parent
     this.#hooks.blockDisconnected.call(block)
     return block
