@@ -378,7 +378,7 @@ export class Chain implements ChainService {
         onEncoded: (txs, header) => {
           encoded = { txs, header }
           if (deferMerkle) leaves = this.#leavesOnPool(txs)
-          if (onTip) preverified = this.#preverify(block, txs, reads)
+          if (onTip) preverified = this.#preverify(block, txs)
         }
       })
       if (deferred !== null && deferred.pending.length > 0) {
@@ -568,12 +568,12 @@ export class Chain implements ChainService {
    * and returns transaction id -> signature for those that verified. Anything not returned is
    * verified inline by applyBlock, which also reports the precise error for a bad one.
    */
-  #preverify (block: Block, encodedTxs?: readonly Uint8Array[], reads?: ReadAhead): Preverify {
+  #preverify (block: Block, encodedTxs?: readonly Uint8Array[]): Preverify {
     const submitted = new Map<string, string>()
     const verified = new Map<string, string>()
     const verifier = this.#opts.signatureVerifier
     if (verifier === undefined) return { submitted, verified: Promise.resolve(verified), ready: Promise.resolve() }
-    const prepared = this.#checksOf(block, encodedTxs, reads)
+    const prepared = this.#checksOf(block, encodedTxs)
     // `submitted` is filled before the checks are sent (handlers run in the order they were added)
     const ready = prepared.then((p) => { for (const tx of p?.checked ?? []) submitted.set(tx.transaction_id, tx.signature) }, () => undefined)
     const done = prepared.then(async (p) => {
@@ -589,19 +589,19 @@ export class Chain implements ChainService {
 
   /**
    * The block's signature checks for the pool (null: too few to be worth it), each with the key
-   * apply will use; the senders' stored keys come from the block's state read ahead when there
-   * is one, else from one multi-get.
+   * apply will use; the senders' stored keys come from the state cache (senders seen lately),
+   * the rest from one multi-get, so the checks leave at once, without waiting for the read ahead.
    */
-  async #checksOf (block: Block, encodedTxs?: readonly Uint8Array[], reads?: ReadAhead): Promise<{ checks: SignatureCheck[]; checked: Transaction[] } | null> {
+  async #checksOf (block: Block, encodedTxs?: readonly Uint8Array[]): Promise<{ checks: SignatureCheck[]; checked: Transaction[] } | null> {
     const isVerified = this.#opts.isVerified
     // the signatures' bytes from the binary forms validation made (their hex already decoded there)
     const encodedOf = new Map<Transaction, Uint8Array>()
     if (encodedTxs !== undefined) block.transactions.forEach((tx, i) => { const e = encodedTxs[i]; if (e !== undefined) encodedOf.set(tx, e) })
     const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
     if (txs.length < PARALLEL_VERIFY_MIN) return null
-    const readAhead = reads === undefined ? null : await reads
-    const state = new StateOverlay(this.#db, readAhead ?? undefined)
-    if (readAhead === null) state.prefetch(txs.map((tx) => stateKey.publicKey(tx.sender)))
+    const { found, missing } = this.#stateCache.split([...new Set(txs.map((tx) => stateKey.publicKey(tx.sender)))])
+    const state = new StateOverlay(this.#db, found)
+    state.prefetch(missing)
     const keys = new Map<string, Uint8Array | null>()
     const checks: SignatureCheck[] = []
     const checked: Transaction[] = []
