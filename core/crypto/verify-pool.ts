@@ -1,7 +1,8 @@
 // Parallel ML-DSA-87 verification for block connection and sync. A block's signatures are
 // independent of each other, so they are split across worker threads (as Bitcoin Core's
 // script-check queue does) while consensus order stays on the main thread: the chain only
-// learns which (transaction, key) pairs verified, and verifies anything else inline.
+// learns which (transaction, key) pairs verified, and verifies anything else inline. The same
+// threads hash a block's merkle leaves and pair the beacon rounds it quotes.
 import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { MLDSA_CORES } from './mldsa.ts'
@@ -28,10 +29,10 @@ export interface SignatureVerifier {
   /** SHA3-512 of each input, in order (a block's merkle leaves) */
   digestAll?(inputs: readonly Uint8Array[]): Promise<Uint8Array[]>
   /**
-   * The calling thread verifies, synchronously, checks of jobs in flight that no thread has
-   * claimed yet (Bitcoin Core's check queue has its master thread join in the same way), so
-   * a caller with nothing else to do before the verdicts lends its core instead of idling.
-   * Returns how many checks it verified.
+   * The calling thread does, synchronously, the items of jobs in flight that no thread has
+   * claimed yet (signature checks, leaves to hash; Bitcoin Core's check queue has its master
+   * thread join in the same way), so a caller with nothing else to do before the verdicts
+   * lends its core instead of idling. Returns how many items it did.
    */
   assist?(): number
 }
