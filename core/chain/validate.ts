@@ -81,6 +81,8 @@ export interface HeaderContext {
   /** leave the merkle root to the caller (the chain hashes the leaves on the verify pool): it
    *  must call checkMerkleRoot before it stores or judges anything else of the block */
   deferMerkle?: boolean
+  /** with deferPairings: hears the pairings owed as soon as the attestation's own checks pass */
+  onPairings?: (deferred: DeferredPairings) => void
   /** hears that the header and its proof of work passed (the chain starts reading state then) */
   onProofOfWork?: () => void
   /** hears the transactions' binary forms (which the merkle root is checked over next) and the
@@ -109,6 +111,11 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
   ctx.onProofOfWork?.()
+  // With the pairings left to the caller, the attestation's own checks come next: the caller
+  // starts its beacon pairings (a block's costliest check when it quotes a new round) now, on
+  // its threads, while the transactions are encoded and checked.
+  const deferred = ctx.deferPairings === true ? checkAttestation(params, block, { cores }) : null
+  if (deferred !== null) ctx.onPairings?.(deferred)
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
@@ -132,9 +139,8 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
   if (ctx.deferMerkle !== true) checkMerkleRoot(block, encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3)
-  if (ctx.deferPairings === true) return checkAttestation(params, block, { cores })
-  verifyAttestation(params, block, { cores })
-  return null
+  if (deferred === null) verifyAttestation(params, block, { cores })
+  return deferred
 }
 
 /**

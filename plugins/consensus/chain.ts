@@ -18,6 +18,7 @@ import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis, blockStateKeys } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
+import type { DeferredPairings } from '../../core/chain/validate.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
@@ -375,18 +376,16 @@ export class Chain implements ChainService {
         // the block's accounts and indexes are read on libuv's threads while this one encodes,
         // packs the checks and finishes validation (a block worth it: more than a coinbase)
         onProofOfWork: () => { if (onTip && block.transactions.length >= PARALLEL_VERIFY_MIN) reads = this.#readAhead(block) },
+        // on the tip the pairings start now and are settled in #connect; what they throw is
+        // kept (not left unhandled) until it asks
+        onPairings: (owed) => { if (onTip && owed.pending.length > 0) pairings = this.#settlePairings(owed).then(() => null, (err: unknown) => err) },
         onEncoded: (txs, header) => {
           encoded = { txs, header }
           if (deferMerkle) leaves = this.#leavesOnPool(txs)
           if (onTip) preverified = this.#preverify(block, txs)
         }
       })
-      if (deferred !== null && deferred.pending.length > 0) {
-        const settle = async (): Promise<void> => { settlePairings(deferred.env, deferred.pending, await this.#pairOnPool(deferred.pending.map((p) => p.input))) }
-        // what it throws is kept (not left unhandled) until #connect asks
-        if (onTip) pairings = settle().then(() => null, (err: unknown) => err)
-        else await settle()
-      }
+      if (!onTip && deferred !== null && deferred.pending.length > 0) await this.#settlePairings(deferred)
     } catch (err) {
       if (!(err instanceof BlockError)) throw this.#notProcessed(block, err)
       throw err
@@ -457,6 +456,11 @@ export class Chain implements ChainService {
       this.#log.warn({ err }, 'hashing merkle leaves on the pool failed; hashing inline')
       return null
     })
+  }
+
+  /** Pairs the beacon rounds validation left owed and settles the attestation with the verdicts (throws its error). */
+  async #settlePairings (owed: DeferredPairings): Promise<void> {
+    settlePairings(owed.env, owed.pending, await this.#pairOnPool(owed.pending.map((p) => p.input)))
   }
 
   /** Beacon pairings on the verify pool (beside the ML-DSA checks); inline when the pool fails. */
