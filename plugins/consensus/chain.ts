@@ -48,6 +48,9 @@ const STATE_CACHE = { maxEntries: 16384, maxBytes: 4 << 20 }
 const PARALLEL_VERIFY_MIN = 4
 /** stale side blocks deleted per batch (a long-offline node catching up prunes over several blocks) */
 const PRUNE_BATCH = 256
+const SIDE_PREFIX = chainKey.sideBlockPrefix()
+/** the height in a side-block index key (`sd:<padded height>:<hash>`) */
+const sideHeightOf = (key: string): number => Number(key.slice(SIDE_PREFIX.length, key.indexOf(':', SIDE_PREFIX.length)))
 
 /** the bytes of even-length lower-case hex text; undefined for anything else */
 function hexBytes (s: unknown): Buffer | undefined {
@@ -122,6 +125,8 @@ export class Chain implements ChainService {
   #tip!: BlockMeta
   #genesis!: string
   #lock: Promise<unknown> = Promise.resolve()
+  /** height of the lowest side block stored (Infinity: none); undefined until a prune has looked */
+  #lowestSide: number | undefined
   /** true while connecting a branch of blocks received in bulk (initial sync) */
   #syncing = false
 
@@ -443,10 +448,12 @@ export class Chain implements ChainService {
     })
   }
 
-  /** Every write to the chain database: the state cache follows what it committed. */
+  /** Every write to the chain database: the state cache and the lowest side block follow what it committed. */
   async #write (ops: KvOp[], opts?: { sync?: boolean }): Promise<void> {
     await this.#db.write(ops, opts)
     this.#stateCache.committed(ops)
+    if (this.#lowestSide === undefined) return
+    for (const op of ops) if (op.type === 'put' && op.key.startsWith(SIDE_PREFIX)) this.#lowestSide = Math.min(this.#lowestSide, sideHeightOf(op.key))
   }
 
   /** The merkle leaves hashed on the verify pool; null when the pool fails (then hashed inline). */
@@ -533,10 +540,14 @@ export class Chain implements ChainService {
     // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
     const below = this.#tip.height - this.params.maxReorgDepth + 1
     if (below <= 1) return
+    // most blocks: no side block at all, or none low enough (no iterator opened, ~0.2 ms a block)
+    if (this.#lowestSide !== undefined && this.#lowestSide >= below) return
     const ops: KvOp[] = []
     const pruned = { blocks: [] as string[], txs: [] as string[] }
     const prefix = chainKey.sideBlockPrefix()
+    let seen = 0
     for await (const key of this.#db.keys({ gte: prefix, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
+      seen++
       ops.push({ type: 'del', key })
       const hash = key.slice(key.lastIndexOf(':') + 1)
       const meta = this.getBlockMeta(hash)
@@ -546,14 +557,22 @@ export class Chain implements ChainService {
       pruned.blocks.push(hash)
       ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) }, { type: 'del', key: chainKey.undo(hash) })
     }
-    if (ops.length === 0) return
-    // a pruned block is gone for every reader, the caches included (after the write: a read
-    // racing it could otherwise put the block back)
-    const evict = (): void => { for (const h of pruned.blocks) this.#blocks.delete(h); for (const k of pruned.txs) this.#txs.delete(k) }
-    evict()
-    await this.#write(ops)
-    evict()
-    this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
+    if (ops.length > 0) {
+      // a pruned block is gone for every reader, the caches included (after the write: a read
+      // racing it could otherwise put the block back)
+      const evict = (): void => { for (const h of pruned.blocks) this.#blocks.delete(h); for (const k of pruned.txs) this.#txs.delete(k) }
+      evict()
+      await this.#write(ops)
+      evict()
+      this.#log.debug({ below, deleted: ops.length }, 'pruned stale side blocks')
+    }
+    // none left below `below` unless the batch was full: the lowest is then the first at or above it
+    if (seen < PRUNE_BATCH) {
+      this.#lowestSide = Infinity
+      for await (const key of this.#db.keys({ gte: chainKey.sideBlockBelow(below), lt: `${prefix}~`, limit: 1 })) this.#lowestSide = sideHeightOf(key)
+    } else {
+      this.#lowestSide = undefined
+    }
   }
 
   /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */

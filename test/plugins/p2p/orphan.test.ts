@@ -13,10 +13,13 @@ t.test('a gossiped block with an unknown parent makes the node fetch the missing
   const p2p = { statusIntervalMs: 60_000 }
   const a = await startP2pNode({ p2p })
   t.teardown(() => a.stop())
+  // a's first blocks exist before b dials, so b catches up through the handshake's status (on a
+  // loaded machine gossip sent before b's subscription reached a's mesh would be lost)
+  await extend(a.chain, 2)
   const b = await startP2pNode({ p2p, peers: [a.address] })
   t.teardown(() => b.stop())
-  await extend(a.chain, 2)
   await waitFor('b to follow', () => b.chain.tip().hash === a.chain.tip().hash)
+  await waitFor('a and b to have finished their handshakes', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
 
   await extendQuietly(a, 3)
   await extendQuietly(b, 2)
