@@ -100,6 +100,8 @@ export class SharedJob {
   }
 
   get count (): number { return this.#at.count }
+  /** claims made so far (a thread waiting for an unpacked item has made one) */
+  get claimed (): number { return Atomics.load(this.#at.control, NEXT) }
 
   /**
    * Packs every item in order, publishing them PUBLISH_EVERY at a time (and the last): a wake-up

@@ -16,7 +16,9 @@ import type { BlsCoreName } from './bls.ts'
 
 // the pool's kernel chose these cores; the names crossed the thread boundary in workerData
 const names = workerData as { core: MldsaCoreName; bls: BlsCoreName; sha3: Sha3CoreName; blsThread: boolean }
-const work = { mldsa: sharedWork('mldsa', getMldsaCore(names.core), getSha3Core(names.sha3)), 'sha3-512': sharedWork('sha3-512', getMldsaCore(names.core), getSha3Core(names.sha3)) }
+const mldsa = getMldsaCore(names.core)
+const sha3 = getSha3Core(names.sha3)
+const work = { mldsa: sharedWork('mldsa', mldsa, sha3), 'sha3-512': sharedWork('sha3-512', mldsa, sha3) }
 const bls = getBlsCore(names.bls)
 const port = parentPort as MessagePort
 // only the pool's beacon thread instantiates the BLS core (a WASM core costs ~25 MiB a thread),

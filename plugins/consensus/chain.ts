@@ -361,10 +361,12 @@ export class Chain implements ChainService {
     // the pool verifies signatures (from when the proof of work has passed) while this thread
     // checks the merkle root and the attestation and applies the block
     const onTip = parent.hash === this.#tip.hash
+    // a block on the tip with more than a coinbase: worth reading ahead and hashing on the pool
+    const bulk = onTip && block.transactions.length >= PARALLEL_VERIFY_MIN
     const verifier = this.#opts.signatureVerifier
     // on the tip, the pool also hashes the merkle leaves and pairs the beacon rounds, and this
     // thread checks their verdicts only once it has applied the block (#connect, before any write)
-    const deferMerkle = onTip && verifier?.digestAll !== undefined && block.transactions.length >= PARALLEL_VERIFY_MIN
+    const deferMerkle = bulk && verifier?.digestAll !== undefined
     let preverified: Preverify | undefined
     let encoded: EncodedBlock | undefined
     let leaves: Promise<Uint8Array[] | null> | undefined
@@ -379,8 +381,8 @@ export class Chain implements ChainService {
         deferPairings: verifier?.verifyBeacons !== undefined,
         deferMerkle,
         // the block's accounts and indexes are read on libuv's threads while this one encodes,
-        // packs the checks and finishes validation (a block worth it: more than a coinbase)
-        onProofOfWork: () => { if (onTip && block.transactions.length >= PARALLEL_VERIFY_MIN) reads = this.#readAhead(block) },
+        // packs the checks and finishes validation
+        onProofOfWork: () => { if (bulk) reads = this.#readAhead(block) },
         // on the tip the pairings start now and are settled in #connect; what they throw is
         // kept (not left unhandled) until it asks
         onPairings: (owed) => { if (onTip && owed.pending.length > 0) pairings = this.#settlePairings(owed).then(() => null, (err: unknown) => err) },
@@ -544,9 +546,8 @@ export class Chain implements ChainService {
     if (this.#lowestSide !== undefined && this.#lowestSide >= below) return
     const ops: KvOp[] = []
     const pruned = { blocks: [] as string[], txs: [] as string[] }
-    const prefix = chainKey.sideBlockPrefix()
     let seen = 0
-    for await (const key of this.#db.keys({ gte: prefix, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
+    for await (const key of this.#db.keys({ gte: SIDE_PREFIX, lt: chainKey.sideBlockBelow(below), limit: PRUNE_BATCH })) {
       seen++
       ops.push({ type: 'del', key })
       const hash = key.slice(key.lastIndexOf(':') + 1)
@@ -569,7 +570,7 @@ export class Chain implements ChainService {
     // none left below `below` unless the batch was full: the lowest is then the first at or above it
     if (seen < PRUNE_BATCH) {
       this.#lowestSide = Infinity
-      for await (const key of this.#db.keys({ gte: chainKey.sideBlockBelow(below), lt: `${prefix}~`, limit: 1 })) this.#lowestSide = sideHeightOf(key)
+      for await (const key of this.#db.keys({ gte: chainKey.sideBlockBelow(below), lt: `${SIDE_PREFIX}~`, limit: 1 })) this.#lowestSide = sideHeightOf(key)
     } else {
       this.#lowestSide = undefined
     }

@@ -118,8 +118,7 @@ export class RocksStore implements KvStore {
   }
 
   async get (key: string): Promise<Buffer | undefined> {
-    const [v] = await this.#db.getMany([Buffer.from(key)])
-    return v ?? undefined
+    return (await this.getMany([key]))[0]
   }
 
   async write (ops: KvOp[], opts: { sync?: boolean } = {}): Promise<void> {

@@ -2,6 +2,7 @@ import t from 'tap'
 import { Worker } from 'node:worker_threads'
 import { SharedJob, pullSharedJob } from '../../../core/crypto/shared-job.ts'
 import type { JobField, JobWork } from '../../../core/crypto/shared-job.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 // items of three fields whose "verification" is a rule on their bytes: passed when the third
 // field's first byte equals the second's and every byte of the first does, so each result says
@@ -60,7 +61,7 @@ t.test('threads posted the job before packing wait for each item, and all end to
   const job = SharedJob.allocate(items, 3, 2)
   const threads = [0, 1].map(() => new Worker(workerSource, { eval: true, workerData: { buffer: job.buffer, module } }))
   const done = threads.map(async (w) => await new Promise<number>((resolve, reject) => { w.once('message', resolve); w.once('error', reject) }))
-  await new Promise((resolve) => setTimeout(resolve, 50)) // the threads are waiting now
+  await waitFor('both threads to claim an item and wait for it', () => job.claimed >= 2, 5000)
   job.packAll(items)
   const counts = await Promise.all(done)
   t.equal(counts[0]! + counts[1]!, 40, 'each item done by exactly one thread')
@@ -73,7 +74,7 @@ t.test('an aborted job releases a waiting thread', async (t) => {
   const job = SharedJob.allocate(items, 3, 2)
   const w = new Worker(workerSource, { eval: true, workerData: { buffer: job.buffer, module } })
   const n = new Promise<number>((resolve) => w.once('message', resolve))
-  await new Promise((resolve) => setTimeout(resolve, 30))
+  await waitFor('the thread to claim an item and wait for it', () => job.claimed >= 1, 5000)
   job.abort()
   t.equal(await n, 0)
   await w.terminate()
