@@ -20,9 +20,9 @@ export function blockBodyOps (block: Block, encoded?: readonly Uint8Array[]): Kv
   return ops
 }
 
-/** keys of the transactions of a stored head, in block order */
-export function blockTxKeys (hash: string, head: StoredBlockHead): string[] {
-  return Array.from({ length: head.tx_count }, (_, i) => chainKey.blockTx(hash, i))
+/** keys of the transactions of a stored head, in block order (from index `from`) */
+export function blockTxKeys (hash: string, head: StoredBlockHead, from = 0): string[] {
+  return Array.from({ length: Math.max(0, head.tx_count - from) }, (_, i) => chainKey.blockTx(hash, from + i))
 }
 
 /** A stored transaction; our own bytes, written after the block validated. */

@@ -104,14 +104,12 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     const generation = cache?.generation
     const block = await blockAtHeight(ctx, height)
     if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
-    const json = reply.serialize(block) as string
-    if (cache?.blocks.keeps === true && generation === cache.generation) {
-      // the names are the only part of a main-chain block's detail that can change
-      const marked = reply.serialize({ ...block, transactions: block.transactions.map((tx, i) => ({ ...tx, sender_name: nameMark(2 * i), recipient_name: nameMark(2 * i + 1) })) }) as string
-      const template = cutTemplate(marked, block.transactions.flatMap((tx) => [tx.sender, tx.recipient]), json, ctx.nameOf, 0)
-      if (template !== null) cache.blocks.set(height, template, template.bytes)
-    }
-    return sendJson(reply, json)
+    // the names are the only part of a main-chain block's detail that can change: serialized
+    // once with marks where they go, the answer is the template filled in
+    const template = cutTemplate(reply.serialize({ ...block, transactions: block.transactions.map((tx, i) => ({ ...tx, sender_name: nameMark(2 * i), recipient_name: nameMark(2 * i + 1) })) }) as string, block.transactions.flatMap((tx) => [tx.sender, tx.recipient]))
+    if (template === null) return sendJson(reply, reply.serialize(block) as string)
+    if (cache?.blocks.keeps === true && generation === cache.generation) cache.blocks.set(height, template, template.bytes)
+    return sendJson(reply, renderTemplate(template, ctx.nameOf, 0))
   })
 
   // the block exactly as gossiped and stored (SPEC 2.3 wire form): what `ledger verify` and
@@ -153,14 +151,12 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     const generation = cache?.generation
     const tx = id === null ? undefined : await lookupTx(ctx, id)
     if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
-    const json = reply.serialize(tx) as string
     // a pending transaction is not kept: it has no block yet
-    if (cache?.txs.keeps === true && id !== null && generation === cache.generation && tx.status === 'confirmed' && tx.block_height !== undefined) {
-      const marked = reply.serialize({ ...tx, sender_name: nameMark(0), recipient_name: nameMark(1), confirmations: confirmationsMark }) as string
-      const template = cutTemplate(marked, [tx.sender, tx.recipient], json, ctx.nameOf, tx.confirmations)
-      if (template !== null) cache.txs.set(id, { height: tx.block_height, template }, template.bytes)
-    }
-    return sendJson(reply, json)
+    if (cache?.txs.keeps !== true || id === null || generation !== cache.generation || tx.status !== 'confirmed' || tx.block_height === undefined) return sendJson(reply, reply.serialize(tx) as string)
+    const template = cutTemplate(reply.serialize({ ...tx, sender_name: nameMark(0), recipient_name: nameMark(1), confirmations: confirmationsMark }) as string, [tx.sender, tx.recipient])
+    if (template === null) return sendJson(reply, reply.serialize(tx) as string)
+    cache.txs.set(id, { height: tx.block_height, template }, template.bytes)
+    return sendJson(reply, renderTemplate(template, ctx.nameOf, tx.confirmations))
   })
 
   app.get('/api/explorer/address/:address', {

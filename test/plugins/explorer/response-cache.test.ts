@@ -67,7 +67,10 @@ t.test('cached answers are the fresh answers, byte for byte', async (t) => {
   t.equal(cache.txs.entries, 2, 'both transactions kept')
 
   // what a cached answer must still follow: the names of the moment and the tip
+  // a name is filled in as JSON.stringify writes it: held to the serializer's bytes
   NAMED[bob.address] = 'bob'
+  NAMED[alice.address] = 'ä "li\\ce" \u2028 €'
+  await same('/api/explorer/block/2', 'block 2 with a name to escape')
   delete NAMED[alice.address]
   await node.mine([])
   await same('/api/explorer/block/2', 'block 2 after a rename')
@@ -203,15 +206,15 @@ t.test('the cache stays within its byte bound, least recently used out first', a
   t.ok(cache.txs.entries > 0 && cache.txs.entries < 12, `some transactions kept, not all (${cache.txs.entries})`)
 })
 
-t.test('a template that does not reproduce its answer is not kept', async (t) => {
-  const nameOf = (a: string): string | null => a === 'aa' ? 'alice' : null
+t.test('marks that are not one per address, in order, give no template', async (t) => {
   const marked = `{"a":"${nameMark(0)}","b":"${nameMark(1)}"}`
-  t.ok(cutTemplate(marked, ['aa', 'bb'], '{"a":"alice","b":null}', nameOf, 0), 'reproduces: kept')
-  t.equal(cutTemplate(marked, ['aa', 'bb'], '{"a":"alice","b":"bob"}', nameOf, 0), null, 'differs: dropped')
-  t.equal(cutTemplate(marked, ['aa'], '{"a":"alice","b":null}', nameOf, 0), null, 'more marks than names')
-  t.equal(cutTemplate(`{"a":"${nameMark(1)}"}`, ['aa'], '{"a":"alice"}', nameOf, 0), null, 'marks out of order')
-  const narrow = cutTemplate('{"m":"ünïcödé"}', [], '{"m":"ünïcödé"}', nameOf, 0)
-  const wide = cutTemplate('{"m":"\u2028 €"}', [], '{"m":"\u2028 €"}', nameOf, 0)
+  const template = cutTemplate(marked, ['aa', 'bb'])
+  t.same(template?.holes, [{ address: 'aa' }, { address: 'bb' }], 'one hole per mark')
+  t.equal(cutTemplate(marked, ['aa']), null, 'more marks than names')
+  t.equal(cutTemplate(marked, ['aa', 'bb', 'cc']), null, 'fewer marks than names')
+  t.equal(cutTemplate(`{"a":"${nameMark(1)}"}`, ['aa']), null, 'marks out of order')
+  const narrow = cutTemplate('{"m":"ünïcödé"}', [])
+  const wide = cutTemplate('{"m":"\u2028 €"}', [])
   const overhead = 64 * 2 // per template, no holes
   t.equal(narrow?.bytes, 15 + overhead, 'Latin-1 text: a byte a character (V8 one-byte string)')
   t.equal(wide?.bytes, 2 * 11 + overhead, 'text past Latin-1: two bytes a character')
