@@ -71,10 +71,9 @@ function txFail (index: number, err: unknown): never {
   throw err
 }
 
-function indexAddress (o: StateOverlay, addr: string, height: number, index: number, txIdValue: string): void {
-  // neither entry can exist yet: entries are named by the height being connected (a
-  // disconnected block's were deleted by its undo record) and by the address's next ordinal
-  o.putNew(chainKey.addressTx(addr, height, index), Buffer.from(txIdValue))
+function indexAddress (o: StateOverlay, addr: string, txIdValue: string): void {
+  // the entry cannot exist yet: it is named by the address's next ordinal (a disconnected
+  // block's entries were deleted by its undo record, and its counts restored)
   const countKey = chainKey.addressTxCount(addr)
   const count = o.getBigint(countKey)
   o.putNew(chainKey.addressTxOrdinal(addr, Number(count)), Buffer.from(txIdValue))
@@ -107,7 +106,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
   rememberVmAddress(o, tx.sender, sha3)
 
   o.putJson(chainKey.txLocation(tx.transaction_id), { height, index })
-  indexAddress(o, tx.sender, height, index, tx.transaction_id)
+  indexAddress(o, tx.sender, tx.transaction_id)
   if (typeof tx.data.memo === 'string') o.putText(chainKey.message(height, index), tx.transaction_id)
 
   let receipt: Receipt | null = null
@@ -116,7 +115,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
     const maxLogBytes = Math.min(opts.params.maxTxLogBytes, logBudget)
     receipt = opts.executor.execute({ overlay: o, tx, sender: vmAddressOf(tx.sender, sha3), value: amount, gasLimit: gasLimit as number, env, maxLogBytes })
     const touched = receipt.contract ?? receipt.to
-    if (touched !== undefined) indexAddress(o, touched, height, index, tx.transaction_id)
+    if (touched !== undefined) indexAddress(o, touched, tx.transaction_id)
     o.putJson(chainKey.receipt(tx.transaction_id), { ...receipt, tx_id: tx.transaction_id, block_height: height })
     o.putText(chainKey.blockReceipt(height, index), tx.transaction_id)
   } else {
@@ -125,7 +124,7 @@ export function applyTransaction (o: StateOverlay, tx: Transaction, height: numb
     const recipient = WALLET_ADDRESS_RE.test(tx.recipient) ? tx.recipient : o.accountKeyOfVm(tx.recipient)
     o.credit(recipient, amount)
     if (WALLET_ADDRESS_RE.test(recipient)) rememberVmAddress(o, recipient, sha3)
-    if (recipient !== tx.sender) indexAddress(o, recipient, height, index, tx.transaction_id)
+    if (recipient !== tx.sender) indexAddress(o, recipient, tx.transaction_id)
   }
   return { fee, receipt }
 }
@@ -192,7 +191,7 @@ export function applyBlock (o: StateOverlay, block: Block, opts: ApplyOptions): 
   o.credit(block.miner, claimed)
   rememberVmAddress(o, block.miner, sha3)
   o.putJson(chainKey.txLocation(coinbase.transaction_id), { height: block.height, index: 0 })
-  indexAddress(o, block.miner, block.height, 0, coinbase.transaction_id)
+  indexAddress(o, block.miner, coinbase.transaction_id)
   const minted = claimed - fees
   o.putBigint(stateKey.supply(), supply + minted)
   return { receipts, fees, minted }
@@ -206,7 +205,7 @@ export function applyGenesis (o: StateOverlay, block: Block, sha3: Sha3Core = DE
     o.credit(tx.recipient, amount)
     rememberVmAddress(o, tx.recipient, sha3)
     o.putJson(chainKey.txLocation(tx.transaction_id), { height: 0, index })
-    indexAddress(o, tx.recipient, 0, index, tx.transaction_id)
+    indexAddress(o, tx.recipient, tx.transaction_id)
     total += amount
   })
   o.putBigint(stateKey.supply(), total)

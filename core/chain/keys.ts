@@ -21,8 +21,6 @@ export const chainKey = {
   undo: (hash: string) => `u:${hash}`,
   // indexes (written through the overlay)
   txLocation: (txId: string) => `tx:${txId}`,
-  addressTx: (addr: string, height: number, index: number) => `ah:${addr}:${padHeight(height)}:${idx(index)}`,
-  addressTxPrefix: (addr: string) => `ah:${addr}:`,
   addressTxCount: (addr: string) => `ac:${addr}`,
   /** the n-th (0 = oldest) transaction of an address: a page of history is one range read,
    *  whatever its offset (`ah:` would have to skip `offset` entries) */

@@ -295,17 +295,8 @@ export class Chain implements ChainService {
     // newest first: offset 0 is ordinal total-1; one range read of exactly the page
     const newest = total - 1 - offset
     const oldest = Math.max(0, newest - limit + 1)
-    const byOrdinal: string[] = []
-    for await (const [, v] of this.#db.entries({ gte: chainKey.addressTxOrdinal(addr, oldest), lte: chainKey.addressTxOrdinal(addr, newest), reverse: true })) {
-      byOrdinal.push(v.toString('utf8'))
-    }
-    if (byOrdinal.length === newest - oldest + 1) return { total, txIds: byOrdinal }
-    // a data dir indexed before the ordinal index existed: skip through the height index
     const txIds: string[] = []
-    let skipped = 0
-    const prefix = chainKey.addressTxPrefix(addr)
-    for await (const [, v] of this.#db.entries({ gte: prefix, lt: prefix + '\xff', reverse: true, limit: offset + limit })) {
-      if (skipped++ < offset) continue
+    for await (const [, v] of this.#db.entries({ gte: chainKey.addressTxOrdinal(addr, oldest), lte: chainKey.addressTxOrdinal(addr, newest), reverse: true })) {
       txIds.push(v.toString('utf8'))
     }
     return { total, txIds }
