@@ -1,10 +1,10 @@
 // Proof-of-work core, WebAssembly SIMD: the midstate of lib/pow-midstate.ts, then three nonces
 // per Keccak-f pass (lib/keccak-simd.ts): two in the 64-bit halves of v128 lanes, the third
-// in i64 locals, interleaved so that the vector and the integer units work at once. Same
+// in i64 lanes, interleaved so that the vector and the integer units work at once. Same
 // interface and results as the scalar pow.ts; core/pow/pow-wasm.ts picks this one when the
 // engine validates SIMD.
 import { STATE_BYTES } from './lib/keccak'
-import { keccakF1600x3Digest, STATE2_BYTES } from './lib/keccak-simd'
+import { keccakF1600x3Digest, SCRATCH_BYTES, STATE2_BYTES } from './lib/keccak-simd'
 import { TEMPLATE, WORK, fitsOneBlock, meetsDifficultyAt, searchScalar, tailLength, templateVersion } from './lib/pow-midstate'
 export { inputPointer, digestPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
 
@@ -18,6 +18,8 @@ const INPUT1: usize = memory.data(STATE_BYTES, 16)
 // The pass's digests: lanes 0..7 of the pair (low and high halves), and of the third.
 const DIGEST2: usize = memory.data(DIGEST_BYTES << 1, 16)
 const DIGEST1: usize = memory.data(DIGEST_BYTES, 16)
+// Where the permutation keeps its working states (lib/keccak-simd.ts: memory, not locals).
+const SCRATCH: usize = memory.data(SCRATCH_BYTES, 16)
 let inputsVersion: u32 = 0 // templateVersion starts at 0 and is bumped before any search
 
 function buildInputs (): void {
@@ -47,7 +49,7 @@ function buildInputs (): void {
     v128.store(at2, v128.xor(v128.load64_splat(from, 8), i64x2.replace_lane(i64x2.splat(n0 >>> (64 - shift)), 1, n1 >>> (64 - shift))), 16)
     store<u64>(at1, load<u64>(from, 8) ^ (n2 >>> (64 - shift)), 8)
   }
-  keccakF1600x3Digest(INPUT2, DIGEST2, INPUT1, DIGEST1)
+  keccakF1600x3Digest(INPUT2, DIGEST2, INPUT1, DIGEST1, SCRATCH)
 }
 
 /**
