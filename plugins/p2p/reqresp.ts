@@ -6,12 +6,15 @@ import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { readFrames, writeFrame } from './framing.ts'
 import {
-  decodeBlockFrame, decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
+  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
 } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
-/** the blocks of a response, and its size on the wire (bytes) where the client knows it */
-export type BlocksResponse = unknown[] & { bytes?: number }
+/**
+ * The blocks of a response in their binary forms, not decoded yet (sync decodes them a window
+ * at a time, just before connecting them), and its size on the wire (bytes).
+ */
+export type BlocksResponse = Uint8Array[] & { bytes?: number }
 
 export class RequestTimeoutError extends Error { override name = 'RequestTimeoutError' }
 
@@ -90,12 +93,11 @@ export class ReqRespClient {
     return headers
   }
 
-  /** Each block sent (maybe fewer than asked: the byte budget), decoded from its binary form; shapes are for the caller to check. */
+  /** Each block sent (maybe fewer than asked: the byte budget), as its frame; decodeBlockFrame gives the block. */
   async blocks (peerId: string, hashes: string[]): Promise<BlocksResponse> {
-    const frames = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
-    const blocks: BlocksResponse = frames.map(decodeBlockFrame)
-    blocks.bytes = frames.reduce((n, f) => n + f.byteLength, 0)
-    return blocks
+    const frames: BlocksResponse = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
+    frames.bytes = frames.reduce((n, f) => n + f.byteLength, 0)
+    return frames
   }
 
   /** `budget`: a frame may start only while the response holds fewer bytes (so at most budget + one frame) */

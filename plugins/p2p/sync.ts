@@ -23,7 +23,7 @@ import { decodeHeaderHex } from './header-codec.ts'
 import { FutureHeaderError, HeaderError, verifyHeaderBatch } from './header-chain.ts'
 import type { HeaderNode } from './header-chain.ts'
 import { buildLocator } from './locator.ts'
-import { LIMITS, WireError } from './protocol.ts'
+import { decodeBlockFrame, LIMITS, WireError } from './protocol.ts'
 import type { HeadersRequest } from './protocol.ts'
 import { PENALTY } from './misbehaviour.ts'
 import type { PeerRecord, PeerTable } from './peer-table.ts'
@@ -104,6 +104,37 @@ export function mayPrefetch (inFlight: number, size: number, bytesPerBlock: numb
   if (inFlight === 0) return true
   if (inFlight >= PREFETCH_REQUESTS) return false
   return (inFlight + 1) * size * bytesPerBlock <= PREFETCH_BYTES
+}
+/**
+ * Frame bytes of a response decoded at once (at least one block): 64 decoded blocks of 20
+ * transfers (~13 MB of objects and hex strings) outlived V8's 8 MiB young generation and were
+ * copied and promoted on their way to being connected; ~10 of them die young. A response of
+ * empty blocks (~1.5 KB each) is still one window, so its beacon rounds stay one batch.
+ */
+export const DECODE_WINDOW_BYTES = 1 << 20
+
+/** where the window of frames starting at `at` ends (exclusive): within DECODE_WINDOW_BYTES, one frame at least */
+export function decodeWindowEnd (frames: readonly Uint8Array[], at: number): number {
+  let end = at
+  let bytes = 0
+  while (end < frames.length && (end === at || bytes + (frames[end] as Uint8Array).byteLength <= DECODE_WINDOW_BYTES)) bytes += (frames[end++] as Uint8Array).byteLength
+  return end
+}
+
+/** the first blocks request of a round asks for this many at most (rampedChunks) */
+export const FIRST_REQUEST_BLOCKS = 8
+
+/**
+ * `items` cut into requests that start small and double up to `size` (8, 16, 32, 64, 64, …):
+ * the first block connects once 8 bodies arrived instead of 64 (of 20 transfers: 6.4 MB to
+ * read, encrypt, send, decrypt and decode first), and the later, full-size requests are
+ * fetched while the first ones connect.
+ */
+export function rampedChunks<T> (items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = []
+  let next = Math.min(size, FIRST_REQUEST_BLOCKS)
+  for (let i = 0; i < items.length; i += next, next = Math.min(size, 2 * next)) chunks.push(items.slice(i, i + next))
+  return chunks
 }
 const DEFAULT_STALL_MS = 10_000
 const DEFAULT_BENCH_MS = 30_000
@@ -325,8 +356,7 @@ export class Syncer {
   /** Downloads and processes the bodies of checked headers, a few requests ahead. */
   async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const size = this.#o.blocksPerRequest ?? 64
-    const chunks: HeaderNode[][] = []
-    for (let i = 0; i < headers.length; i += size) chunks.push(headers.slice(i, i + size))
+    const chunks = rampedChunks(headers, size)
     const fetch = (chunk: HeaderNode[]): Promise<BlocksResponse> => {
       const p = this.#o.client.blocks(peer.peerId, chunk.map((h) => h.hash))
       p.catch(() => undefined) // awaited below; this only keeps an abandoned prefetch quiet
@@ -356,30 +386,47 @@ export class Syncer {
     }
   }
 
-  async #process (chunk: HeaderNode[], bodies: unknown[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
+  async #process (chunk: HeaderNode[], frames: readonly Uint8Array[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const { chain } = this.#o
     chain.setSyncing(true)
-    // the chunk's beacon rounds in one batch (random linear combination) before block by block
-    await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
-    for (const [i, body] of bodies.entries()) {
-      const expected = chunk[i] as HeaderNode
-      try {
-        checkBlockFormat(body)
-      } catch (err) {
-        this.#o.onMalformedBlock(body, (err as Error).message)
-        throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
+    for (let at = 0; at < frames.length;) {
+      const end = decodeWindowEnd(frames, at)
+      // a frame that is no block ends the window: the blocks before it still connect, then the
+      // peer answers for it (WireError: malformed)
+      const bodies: unknown[] = []
+      let undecodable: unknown = null
+      for (let i = at; i < end && undecodable === null; i++) {
+        try {
+          bodies.push(decodeBlockFrame(frames[i] as Uint8Array))
+        } catch (err) {
+          undecodable = err
+        }
       }
-      const block: Block = body
-      if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
-      this.#o.markReceived(block.hash)
-      try {
-        const result = await chain.processBlock(block, 'peer', { branchWork })
-        if (result.status !== 'known') onBlocks(1)
-      } catch (err) {
-        if (!(err instanceof BlockError)) throw err
-        if (BENIGN_BLOCK_ERRORS.has(err.code)) throw new SyncStop(`block ${block.height}: ${err.message}`)
-        throw new PeerFault(PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
+      // the window's beacon rounds in one batch (random linear combination) before block by block
+      await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
+      for (const [k, body] of bodies.entries()) {
+        const expected = chunk[at + k] as HeaderNode
+        try {
+          checkBlockFormat(body)
+        } catch (err) {
+          this.#o.onMalformedBlock(body, (err as Error).message)
+          throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
+        }
+        const block: Block = body
+        if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
+        this.#o.markReceived(block.hash)
+        try {
+          const result = await chain.processBlock(block, 'peer', { branchWork })
+          if (result.status !== 'known') onBlocks(1)
+        } catch (err) {
+          if (!(err instanceof BlockError)) throw err
+          if (BENIGN_BLOCK_ERRORS.has(err.code)) throw new SyncStop(`block ${block.height}: ${err.message}`)
+          throw new PeerFault(PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
+        }
       }
+      if (undecodable !== null) throw undecodable
+      at = end
     }
   }
+
 }

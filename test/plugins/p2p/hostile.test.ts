@@ -163,3 +163,27 @@ t.test('a download that stalls stops counting as syncing before the request even
   t.ok(withholding, 'while the body request was still pending')
   await waitFor('the timed-out peer to be penalized', () => victim.p2p.score(rogue.peerId) === PENALTY.unresponsive)
 })
+
+t.test('a blocks response with an undecodable frame: the blocks before it connect, then the peer is penalized as malformed', async (t) => {
+  const victim = await startP2pNode()
+  t.teardown(() => victim.stop())
+  const chain = privateChain(4)
+  const tip = chain[3] as Block
+  let responses = 0
+  // the chain's true work: once it is delivered, no claim goes unbacked
+  const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(genesisBlock(params).difficulty))
+  const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash, best_work: work.toString() }), {
+    headers: serving(chain).headers,
+    blocks: async function * (req) {
+      if (responses++ > 0) { yield * serving(chain).blocks(req); return }
+      // the first response: two blocks as asked, then bytes that are no block's binary form
+      for (const hash of req.hashes.slice(0, 2)) yield encodeBlock(chain.find((b) => b.hash === hash) as Block)
+      yield new Uint8Array([0x02, 0xff, 0xff])
+    }
+  })
+  await waitFor('the undecodable frame to be penalized', () => victim.p2p.score(rogue.peerId) >= PENALTY.malformed, 10_000)
+  const score = victim.p2p.score(rogue.peerId)
+  t.equal(score, PENALTY.malformed, `penalized once, as malformed (score ${score}, tip ${victim.chain.tip().height}, responses ${responses})`)
+  t.ok(victim.chain.tip().height >= 2, 'the two good blocks before it were connected')
+  t.equal(victim.chain.hashAtHeight(2), (chain[1] as Block).hash)
+})
