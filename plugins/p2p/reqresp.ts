@@ -11,8 +11,8 @@ import {
 import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
 
 /**
- * The blocks of a response in their binary forms, not decoded yet (sync decodes them a window
- * at a time, just before connecting them), and its size on the wire (bytes).
+ * The blocks of a response in their binary forms, not decoded yet (sync decodes them, and
+ * connects those before a frame that is no block), and its size on the wire (bytes).
  */
 export type BlocksResponse = Uint8Array[] & { bytes?: number }
 

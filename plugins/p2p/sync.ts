@@ -105,22 +105,6 @@ export function mayPrefetch (inFlight: number, size: number, bytesPerBlock: numb
   if (inFlight >= PREFETCH_REQUESTS) return false
   return (inFlight + 1) * size * bytesPerBlock <= PREFETCH_BYTES
 }
-/**
- * Frame bytes of a response decoded at once (at least one block): 64 decoded blocks of 20
- * transfers (~13 MB of objects and hex strings) outlived V8's 8 MiB young generation and were
- * copied and promoted on their way to being connected; ~10 of them die young. A response of
- * empty blocks (~1.5 KB each) is still one window, so its beacon rounds stay one batch.
- */
-export const DECODE_WINDOW_BYTES = 1 << 20
-
-/** where the window of frames starting at `at` ends (exclusive): within DECODE_WINDOW_BYTES, one frame at least */
-export function decodeWindowEnd (frames: readonly Uint8Array[], at: number): number {
-  let end = at
-  let bytes = 0
-  while (end < frames.length && (end === at || bytes + (frames[end] as Uint8Array).byteLength <= DECODE_WINDOW_BYTES)) bytes += (frames[end++] as Uint8Array).byteLength
-  return end
-}
-
 /** the first blocks request of a round asks for this many at most (rampedChunks) */
 export const FIRST_REQUEST_BLOCKS = 8
 
@@ -389,44 +373,40 @@ export class Syncer {
   async #process (chunk: HeaderNode[], frames: readonly Uint8Array[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const { chain } = this.#o
     chain.setSyncing(true)
-    for (let at = 0; at < frames.length;) {
-      const end = decodeWindowEnd(frames, at)
-      // a frame that is no block ends the window: the blocks before it still connect, then the
-      // peer answers for it (WireError: malformed)
-      const bodies: unknown[] = []
-      let undecodable: unknown = null
-      for (let i = at; i < end && undecodable === null; i++) {
-        try {
-          bodies.push(decodeBlockFrame(frames[i] as Uint8Array))
-        } catch (err) {
-          undecodable = err
-        }
+    // a frame that is no block ends the response: the blocks before it still connect, then
+    // the peer answers for it (WireError: malformed)
+    const bodies: unknown[] = []
+    let undecodable: unknown = null
+    for (const frame of frames) {
+      try {
+        bodies.push(decodeBlockFrame(frame))
+      } catch (err) {
+        undecodable = err
+        break
       }
-      // the window's beacon rounds in one batch (random linear combination) before block by block
-      await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
-      for (const [k, body] of bodies.entries()) {
-        const expected = chunk[at + k] as HeaderNode
-        try {
-          checkBlockFormat(body)
-        } catch (err) {
-          this.#o.onMalformedBlock(body, (err as Error).message)
-          throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
-        }
-        const block: Block = body
-        if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
-        this.#o.markReceived(block.hash)
-        try {
-          const result = await chain.processBlock(block, 'peer', { branchWork })
-          if (result.status !== 'known') onBlocks(1)
-        } catch (err) {
-          if (!(err instanceof BlockError)) throw err
-          if (BENIGN_BLOCK_ERRORS.has(err.code)) throw new SyncStop(`block ${block.height}: ${err.message}`)
-          throw new PeerFault(PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
-        }
-      }
-      if (undecodable !== null) throw undecodable
-      at = end
     }
+    // the response's beacon rounds in one batch (random linear combination) before block by block
+    await chain.preverifyBeacons(bodies.filter((b): b is Block => b !== null && typeof b === 'object'))
+    for (const [k, body] of bodies.entries()) {
+      const expected = chunk[k] as HeaderNode
+      try {
+        checkBlockFormat(body)
+      } catch (err) {
+        this.#o.onMalformedBlock(body, (err as Error).message)
+        throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
+      }
+      const block: Block = body
+      if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
+      this.#o.markReceived(block.hash)
+      try {
+        const result = await chain.processBlock(block, 'peer', { branchWork })
+        if (result.status !== 'known') onBlocks(1)
+      } catch (err) {
+        if (!(err instanceof BlockError)) throw err
+        if (BENIGN_BLOCK_ERRORS.has(err.code)) throw new SyncStop(`block ${block.height}: ${err.message}`)
+        throw new PeerFault(PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
+      }
+    }
+    if (undecodable !== null) throw undecodable
   }
-
 }

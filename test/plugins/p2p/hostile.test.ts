@@ -170,12 +170,13 @@ t.test('a blocks response with an undecodable frame: the blocks before it connec
   const chain = privateChain(4)
   const tip = chain[3] as Block
   let responses = 0
+  const honest = serving(chain)
   // the chain's true work: once it is delivered, no claim goes unbacked
   const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(genesisBlock(params).difficulty))
   const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash, best_work: work.toString() }), {
-    headers: serving(chain).headers,
+    headers: honest.headers,
     blocks: async function * (req) {
-      if (responses++ > 0) { yield * serving(chain).blocks(req); return }
+      if (responses++ > 0) { yield * (honest.blocks as NonNullable<RogueServes['blocks']>)(req); return }
       // the first response: two blocks as asked, then bytes that are no block's binary form
       for (const hash of req.hashes.slice(0, 2)) yield encodeBlock(chain.find((b) => b.hash === hash) as Block)
       yield new Uint8Array([0x02, 0xff, 0xff])

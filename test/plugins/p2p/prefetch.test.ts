@@ -1,7 +1,7 @@
 // Sync's read-ahead of block bodies is bounded by bytes (issue 15), not only by requests, and
 // its requests start small so the first block connects early.
 import t from 'tap'
-import { DECODE_WINDOW_BYTES, decodeWindowEnd, FIRST_REQUEST_BLOCKS, mayPrefetch, PREFETCH_BYTES, rampedChunks } from '../../../plugins/p2p/sync.ts'
+import { FIRST_REQUEST_BLOCKS, mayPrefetch, PREFETCH_BYTES, rampedChunks } from '../../../plugins/p2p/sync.ts'
 
 t.test('one request always; then at most three, and only while their bytes fit the budget', async (t) => {
   t.ok(mayPrefetch(0, 64, 10 * PREFETCH_BYTES), 'the next request goes out whatever its size')
@@ -22,22 +22,4 @@ t.test('block requests start at 8 and double up to the configured size, covering
   t.same(rampedChunks(items.slice(0, 5), 64).map((c) => c.length), [5], 'fewer than the first request')
   t.same(rampedChunks(items.slice(0, 10), 4).map((c) => c.length), [4, 4, 2], 'a size below 8 is never exceeded')
   t.same(rampedChunks([], 64), [], 'nothing to fetch')
-})
-
-t.test('a response is decoded a window of at most 1 MiB of frames at a time, one frame at least', async (t) => {
-  const frames = (sizes: number[]): Uint8Array[] => sizes.map((n) => new Uint8Array(n))
-  t.equal(DECODE_WINDOW_BYTES, 1 << 20)
-  const empty = frames(Array.from({ length: 64 }, () => 1500))
-  t.equal(decodeWindowEnd(empty, 0), 64, '64 empty blocks: one window (their beacon rounds one batch)')
-  const full = frames(Array.from({ length: 64 }, () => 100_000))
-  t.equal(decodeWindowEnd(full, 0), 10, 'blocks of 20 transfers (~100 KB): ten at a time')
-  t.equal(decodeWindowEnd(full, 60), 64, 'the last window ends with the response')
-  t.equal(decodeWindowEnd(frames([3 << 20, 10]), 0), 1, 'a frame larger than the window is a window of its own')
-  t.equal(decodeWindowEnd(frames([10, 3 << 20]), 0), 1, '... and is not added to a window that has begun')
-  t.equal(decodeWindowEnd([], 0), 0, 'no frames, no window')
-  // windows cover every frame once, in order
-  const mixed = frames([500_000, 600_000, 100, 1 << 20, 200, 300])
-  const cuts: number[] = []
-  for (let at = 0; at < mixed.length; at = decodeWindowEnd(mixed, at)) cuts.push(at)
-  t.same(cuts, [0, 1, 3, 4])
 })
