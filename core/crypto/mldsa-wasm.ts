@@ -6,7 +6,7 @@
 // (node:crypto): mldsa.ts builds the core with createWasmMldsaCore(nativeCore), so this file
 // imports nothing but types from it. Each thread that verifies instantiates its own core on its
 // first verify (about 8.5 MiB of linear memory, fixed, for the cache).
-import { loadWasmCore } from '../wasm/load.ts'
+import { lazyWasmCore } from '../wasm/load.ts'
 import type { MldsaCore } from './mldsa.ts'
 
 // mldsa.ts's PUBLIC_KEY_BYTES and SIGNATURE_BYTES (values, so not imported: see above)
@@ -32,31 +32,8 @@ interface MldsaExports {
   verifyFinish(): number
 }
 
-interface LoadedCore {
-  exports: MldsaExports
-  memory: Uint8Array // the core's buffers are static and its memory never grows: this view stays valid
-  publicKey: number
-  signature: number
-  message: number
-  chunk: number
-}
-
-let loaded: LoadedCore | null = null
-
-function core (): LoadedCore {
-  if (loaded === null) {
-    const exports = loadWasmCore('mldsa').exports as unknown as MldsaExports
-    loaded = {
-      exports,
-      memory: new Uint8Array(exports.memory.buffer),
-      publicKey: exports.publicKeyPointer(),
-      signature: exports.signaturePointer(),
-      message: exports.messagePointer(),
-      chunk: exports.messageChunkBytes()
-    }
-  }
-  return loaded
-}
+const core = lazyWasmCore('mldsa', (e: MldsaExports) => ({ publicKey: e.publicKeyPointer(), signature: e.signaturePointer(), message: e.messagePointer(), chunk: e.messageChunkBytes() }))
+type LoadedCore = ReturnType<typeof core>
 
 function wasmVerify (instance: LoadedCore, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   const { exports, memory, publicKey: pk, signature: sig, message: msg, chunk } = instance

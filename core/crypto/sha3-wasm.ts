@@ -1,7 +1,7 @@
 // SHA3 through the AssemblyScript core (wasm/assembly/sha3.ts). Input is copied into the
 // core's input buffer, in chunks when it is larger than one buffer; the digest is read straight
 // from the sponge state. The module is loaded on the first hash, not on import.
-import { loadWasmCore } from '../wasm/load.ts'
+import { lazyWasmCore } from '../wasm/load.ts'
 import type { Sha3Core } from './sha3.ts'
 
 interface Sha3Exports {
@@ -15,29 +15,7 @@ interface Sha3Exports {
   digest(rate: number, length: number): void
 }
 
-interface LoadedCore {
-  exports: Sha3Exports
-  memory: Uint8Array // the core's static buffers never grow its memory, so this view stays valid
-  input: number
-  state: number
-  chunk: number
-}
-
-let loaded: LoadedCore | null = null
-
-function core (): LoadedCore {
-  if (loaded === null) {
-    const exports = loadWasmCore('sha3').exports as unknown as Sha3Exports
-    loaded = {
-      exports,
-      memory: new Uint8Array(exports.memory.buffer),
-      input: exports.inputPointer(),
-      state: exports.statePointer(),
-      chunk: exports.chunkBytes()
-    }
-  }
-  return loaded
-}
+const core = lazyWasmCore('sha3', (e: Sha3Exports) => ({ input: e.inputPointer(), state: e.statePointer(), chunk: e.chunkBytes() }))
 
 function sha3 (data: Uint8Array, rate: number, digestBytes: number): Uint8Array {
   const { exports, memory, input, state, chunk } = core()

@@ -1,9 +1,10 @@
 // PoW through the AssemblyScript cores: wasm/assembly/pow-simd.ts (three nonces per Keccak-f
-// pass: two in v128 lanes, one in i64 locals) where the engine supports WebAssembly SIMD, else the scalar wasm/assembly/pow.ts.
+// pass: two in v128 lanes, one in i64 lanes) where the engine supports WebAssembly SIMD, else the scalar wasm/assembly/pow.ts.
 // Both export the same interface and find the same nonces. The prefix is handed to a core once
 // per distinct prefix (it keeps the midstate); a search is then one call into WASM per
 // up-to-2^30 nonces. A module is loaded on first use, not on import.
-import { loadWasmCore } from '../wasm/load.ts'
+import { lazyWasmCore } from '../wasm/load.ts'
+import type { LoadedWasmCore } from '../wasm/load.ts'
 import { HASH_BYTES, checkNonce, checkSearch } from './nonce.ts'
 import type { PowCore, PowSearchResult } from './pow-core.ts'
 
@@ -23,15 +24,6 @@ interface PowExports {
   search(start: number, count: number, difficulty: number): number
 }
 
-interface LoadedCore {
-  exports: PowExports
-  memory: Uint8Array // static buffers only: memory never grows, the view stays valid
-  input: number
-  digest: number
-  chunk: number
-  prefix: Buffer | null // the prefix whose midstate the core holds
-}
-
 export type WasmPowModule = 'pow' | 'pow-simd'
 
 // v128.const 0 returned from a function: validates only where the engine has SIMD
@@ -45,11 +37,7 @@ const SIMD_PROBE = Uint8Array.of(
 export function simdSupported (): boolean { return WebAssembly.validate(SIMD_PROBE) }
 
 function makeCore (name: WasmPowModule): PowCore {
-  let loaded: LoadedCore | null = null
-  const core = (): LoadedCore => {
-    if (loaded === null) loaded = load(name)
-    return loaded
-  }
+  const core = lazyWasmCore(name, (e: PowExports): Omit<LoadedCore, 'exports' | 'memory'> => ({ input: e.inputPointer(), digest: e.digestPointer(), chunk: e.chunkBytes(), prefix: null }))
   return {
     kind: 'wasm',
     hashHeader (prefix: Uint8Array, nonce: number): Uint8Array {
@@ -75,17 +63,8 @@ function makeCore (name: WasmPowModule): PowCore {
   }
 }
 
-function load (name: WasmPowModule): LoadedCore {
-  const exports = loadWasmCore(name).exports as unknown as PowExports
-  return {
-    exports,
-    memory: new Uint8Array(exports.memory.buffer),
-    input: exports.inputPointer(),
-    digest: exports.digestPointer(),
-    chunk: exports.chunkBytes(),
-    prefix: null
-  }
-}
+/** `prefix`: the prefix whose midstate the core holds (withPrefix) */
+type LoadedCore = LoadedWasmCore<PowExports, { input: number; digest: number; chunk: number; prefix: Buffer | null }>
 
 function withPrefix (c: LoadedCore, prefix: Uint8Array): LoadedCore {
   const view = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)

@@ -49,3 +49,25 @@ export function loadWasmCore (name: string, imports: WebAssembly.Imports = {}): 
   }
   return new WebAssembly.Instance(compiledModule(name), { ...imports, env })
 }
+
+/** What every core exports: its memory (its buffers are static, so it never grows). */
+export interface WasmCoreExports { memory: WebAssembly.Memory }
+
+/** A loaded core: what `describe` read from it, its exports and a view of its memory. */
+export type LoadedWasmCore<E extends WasmCoreExports, T> = T & { exports: E; memory: Uint8Array }
+
+/**
+ * A core instantiated on its first use and kept for the life of the thread, with what
+ * `describe` reads from it once (its buffers' pointers and sizes) beside its exports and a
+ * view of its memory (valid for good: the cores' memories never grow).
+ */
+export function lazyWasmCore<E extends WasmCoreExports, T> (name: string, describe: (exports: E) => T): () => LoadedWasmCore<E, T> {
+  let loaded: LoadedWasmCore<E, T> | null = null
+  return () => {
+    if (loaded === null) {
+      const exports = loadWasmCore(name).exports as unknown as E
+      loaded = { ...describe(exports), exports, memory: new Uint8Array(exports.memory.buffer) }
+    }
+    return loaded
+  }
+}
