@@ -2,8 +2,9 @@
 // `b:<hash>` as JSON, and each transaction under its own key `bx:<hash>:<index>` in its binary
 // form (tx-codec.ts: the very bytes its merkle leaf hashes), all in the block's batch. A lookup
 // by transaction id (the `tx:` index gives block and index) then reads ~5 KB instead of a
-// ~100 KB block of 20 ML-DSA-87 transactions; a whole block is one small read plus one
-// multi-get, and a peer is served the stored bytes as they are (encodeBlockFromStored).
+// ~100 KB block of 20 ML-DSA-87 transactions; a whole block is one multi-get of its head and
+// first transaction (every block has a coinbase) plus, when it has more, one of the rest; a
+// peer is served the stored bytes as they are (encodeBlockFromStored).
 import type { KvOp } from '../kernel/kv.ts'
 import { jsonValue } from '../kernel/kv.ts'
 import { chainKey } from './keys.ts'
