@@ -39,6 +39,8 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
   const rss: number[] = []
   const heap: number[] = []
   const external: number[] = []
+  /** CPU per block (ms, every thread): this process connecting from memory; the two nodes of a sync */
+  const cpu = { anchor: [] as number[], syncing: [] as number[], serving: [] as number[] }
   let serverDir: string | null = null
   let server: Child | null = null
   let peer = ''
@@ -46,7 +48,9 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
     for (let round = 0; round <= ctx.runs; round++) {
       const tag = round === 0 ? 'warm-up' : `run ${round}/${ctx.runs}`
       ctx.progress(`${v.label} ${tag}: connecting ${n.toLocaleString('en-US')} blocks from memory`)
+      const cpuBefore = process.cpuUsage()
       const connected = await connectChain(params, blocks, 'sync-connect', (m) => { ctx.progress(`${v.label} ${tag}: ${m}`) })
+      const connectCpu = process.cpuUsage(cpuBefore)
       if (serverDir === null) {
         // the warm-up's chain is the one the peer serves
         serverDir = connected.dir
@@ -56,10 +60,16 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
         removeDir(connected.dir)
       }
       ctx.progress(`${v.label} ${tag}: syncing ${n.toLocaleString('en-US')} blocks from the peer (connect rate ${Math.round(n / connected.seconds)} blocks/s)`)
+      const serverCpu = async (): Promise<number> => { server?.send({ type: 'measure-cpu' }); return (await (server as Child).next('cpu', 30_000)).cpuMs }
+      const serverBefore = await serverCpu()
       const client = startChild({ role: 'p2p-sync', dataDir: benchTmpDir('sync-client'), peer, height: n, timeoutMs: 600_000 }, (m) => { ctx.progress(`${v.label} ${tag}: ${m}`) })
       const synced = await client.next('synced', 610_000)
+      const served = await serverCpu() - serverBefore
       await client.stop()
       if (round === 0) continue
+      cpu.anchor.push((connectCpu.user + connectCpu.system) / 1000 / n)
+      cpu.syncing.push(synced.cpuMs / n)
+      cpu.serving.push(served / n)
       connectRates.push(n / connected.seconds)
       syncRates.push(n / synced.seconds)
       firstBlock.push(synced.firstBlockSeconds)
@@ -76,6 +86,10 @@ async function measureVariant (ctx: BenchContext, v: Variant): Promise<{ rows: B
     { family: 'sync', name: `initial sync of ${size} from one local peer`, unit: 'blocks/s', stats: summarize(syncRates), note: 'from node start (dial, handshake, headers, bodies) to tip' },
     { family: 'sync', name: '  of which before the first block connects', unit: 's', stats: summarize(firstBlock) },
     { family: 'sync', name: 'anchor connect rate of the same blocks from memory', unit: 'blocks/s', stats: summarize(connectRates) },
+    // where a sync's time goes (issue 15): both nodes share the machine's cores during a sync
+    { family: 'sync', name: '  CPU per block: anchor connect from memory (one process, every thread)', unit: 'ms', stats: summarize(cpu.anchor) },
+    { family: 'sync', name: '  CPU per block: syncing node (node start to tip, every thread)', unit: 'ms', stats: summarize(cpu.syncing), note: 'libp2p (noise, yamux), decoding and start-up on top of the connect' },
+    { family: 'sync', name: '  CPU per block: serving node (every thread)', unit: 'ms', stats: summarize(cpu.serving), note: `the two nodes of a sync share ${ctx.cores} cores` },
     { family: 'sync', name: `memory: syncing node's RSS after ${size}`, unit: 'MiB', stats: summarize(rss), note: 'reported, not gated' },
     { family: 'sync', name: `memory: syncing node's JS heap after ${size}`, unit: 'MiB', stats: summarize(heap), note: 'after a full GC' },
     { family: 'sync', name: `memory: syncing node's external memory after ${size}`, unit: 'MiB', stats: summarize(external), note: 'Buffers and other memory V8 tracks outside its heap; the rest of RSS is native (RocksDB, libp2p, code)' }

@@ -26,11 +26,15 @@ export interface MemoryFigures {
 export type ChildMessage =
   | { type: 'ready'; port: number; cookie?: string }
   | { type: 'progress'; message: string }
-  | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures }
+  /** `cpuMs`: the process's CPU (user + system, every thread) from node start to the tip */
+  | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures; cpuMs: number }
+  /** the process's CPU so far (user + system, every thread) */
+  | { type: 'cpu'; cpuMs: number }
   | { type: 'memory'; memory: MemoryFigures }
   | { type: 'memory-at'; height: number; memory: MemoryFigures }
   | { type: 'error'; message: string }
 
 export type ParentMessage =
   | { type: 'measure-memory' }
+  | { type: 'measure-cpu' }
   | { type: 'stop' }

@@ -19,6 +19,9 @@ import type { RocksStore } from '../../plugins/storage/rocks-store.ts'
 
 const send = (msg: ChildMessage): void => { process.send?.(msg) }
 
+/** CPU of this process so far, every thread (user + system), in ms */
+const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
+
 /**
  * Worker threads the node starts (the verify pool's), so the probe can ask each for its V8
  * heap: the bench wraps node:worker_threads' Worker before the kernel loads (ESM imports of a
@@ -122,12 +125,14 @@ async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promis
     if (height >= spec.height) resolve()
   })
   const started = performance.now()
+  const cpuAtStart = cpuMs()
   await kernel.start()
   const timer = setTimeout(() => { send({ type: 'error', message: `sync stalled at height ${chain.tip().height} of ${spec.height} after ${spec.timeoutMs} ms` }); process.exit(1) }, spec.timeoutMs)
   if (chain.tip().height < spec.height) await reached
   const done = performance.now()
   clearTimeout(timer)
-  send({ type: 'synced', seconds: (done - started) / 1000, firstBlockSeconds: (firstBlockAt - started) / 1000, height: chain.tip().height, memory: memory() })
+  const cpu = cpuMs() - cpuAtStart
+  send({ type: 'synced', seconds: (done - started) / 1000, firstBlockSeconds: (firstBlockAt - started) / 1000, height: chain.tip().height, memory: memory(), cpuMs: cpu })
   await kernel.stop()
   rmSync(spec.dataDir, { recursive: true, force: true })
 }
@@ -190,6 +195,7 @@ async function main (): Promise<void> {
   const stop = await serve(spec)
   process.on('message', (msg: ParentMessage) => {
     if (msg.type === 'measure-memory') send({ type: 'memory', memory: memory() })
+    else if (msg.type === 'measure-cpu') send({ type: 'cpu', cpuMs: cpuMs() })
     else if (msg.type === 'stop') stop().then(() => process.exit(0), () => process.exit(1))
   })
   process.on('disconnect', () => { stop().then(() => process.exit(0), () => process.exit(1)) })
