@@ -1,7 +1,7 @@
 // Probe (not part of `ledger bench`): the explorer's block and tx routes on a 10,000-block
 // chain, cold (every height asked once, in random order) and warm, against the bare route,
 // with the explorer's CPU profile on request. Keeps the chain in --dir between invocations.
-//   node bench/explorer-probe.ts [--dir /tmp/x] [--seconds 3]
+//   node bench/explorer-probe.ts [--dir /tmp/x] [--seconds 3] [--phase all|cold|warm]
 import fs from 'node:fs'
 import crypto from 'node:crypto'
 import { parseArgs } from 'node:util'
