@@ -1,6 +1,7 @@
-// Probe (not part of `ledger bench`): the explorer's block and tx routes on a 10,000-block
-// chain, cold (every height asked once, in random order) and warm, against the bare route,
-// with the explorer's CPU profile on request. Keeps the chain in --dir between invocations.
+// Probe (not part of `ledger bench`): the explorer's block route on a 10,000-block chain (the
+// http family's shape), cold (every height asked once, in random order) and warm (random
+// heights), against the bare route. Keeps the chain in --dir between invocations. For a CPU
+// profile of the explorer process: NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR".
 //   node bench/explorer-probe.ts [--dir /tmp/x] [--seconds 3] [--phase all|cold|warm]
 import fs from 'node:fs'
 import crypto from 'node:crypto'
