@@ -11,6 +11,11 @@ export function txLeaf (tx: Transaction, sha3: Sha3Core = DEFAULT_SHA3_CORE): Ui
   return sha3.sha3_512(encodeTx(tx))
 }
 
+/** The leaves of transactions already in their binary forms (what txLeaf hashes). */
+export function leavesOfEncoded (encoded: readonly Uint8Array[], sha3: Sha3Core = DEFAULT_SHA3_CORE): Uint8Array[] {
+  return encoded.map((bytes) => sha3.sha3_512(bytes))
+}
+
 /** Throws BinaryJsonError when a transaction is not a JSON value (a malformed block). */
 export function merkleRoot (txs: readonly Transaction[], sha3: Sha3Core = DEFAULT_SHA3_CORE): string {
   return merkleRootOfLeaves(txs.map((tx) => txLeaf(tx, sha3)), sha3)

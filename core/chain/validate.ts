@@ -5,7 +5,7 @@ import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
 import { BlockError, BlockErrorCode } from './errors.ts'
 import { encodeHeaderPrefix, headerWithNonce } from './header.ts'
-import { merkleRootOfLeaves } from './merkle.ts'
+import { leavesOfEncoded, merkleRootOfLeaves } from './merkle.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import type { MldsaCore } from '../crypto/mldsa.ts'
 import { encodeTx } from './tx-codec.ts'
@@ -138,7 +138,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')
   const ids = new Set(block.transactions.map((t) => t.transaction_id))
   if (ids.size !== block.transactions.length) reject(BlockErrorCode.DUPLICATE_TX, 'a transaction appears twice in the block')
-  if (ctx.deferMerkle !== true) checkMerkleRoot(block, encoded.map((bytes) => cores.sha3.sha3_512(bytes)), cores.sha3)
+  if (ctx.deferMerkle !== true) checkMerkleRoot(block, leavesOfEncoded(encoded, cores.sha3), cores.sha3)
   if (deferred === null) verifyAttestation(params, block, { cores })
   return deferred
 }

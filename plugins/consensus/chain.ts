@@ -18,6 +18,7 @@ import type { BlockMeta, TxLocation } from '../../core/chain/keys.ts'
 import { applyBlock, applyGenesis, blockStateKeys } from '../../core/chain/apply.ts'
 import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
+import { leavesOfEncoded } from '../../core/chain/merkle.ts'
 import type { DeferredPairings } from '../../core/chain/validate.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
@@ -402,7 +403,7 @@ export class Chain implements ChainService {
       try {
         if (leaves !== undefined && encoded !== undefined) {
           const sha3 = this.#opts.cores.sha3
-          checkMerkleRoot(block, (await leaves) ?? encoded.txs.map((bytes) => sha3.sha3_512(bytes)), sha3)
+          checkMerkleRoot(block, (await leaves) ?? leavesOfEncoded(encoded.txs, sha3), sha3)
         }
         const failed = await pairings
         if (failed !== undefined && failed !== null) throw failed
