@@ -244,37 +244,52 @@ export function decodeBinaryJson (bytes: Uint8Array, offset = 0): unknown {
   return v
 }
 
+/** A cursor over our own encodings, not a peer's: lengths are trusted, nothing is checked. */
+class TrustedCursor {
+  readonly bytes: Uint8Array
+  pos: number
+
+  constructor (bytes: Uint8Array, pos: number) {
+    this.bytes = bytes
+    this.pos = pos
+  }
+
+  varint (): number {
+    let n = 0
+    for (let scale = 1; ; scale *= 128) {
+      const b = this.bytes[this.pos++] as number
+      n += (b & 0x7f) * scale
+      if ((b & 0x80) === 0) return n
+    }
+  }
+
+  /** past a length-prefixed byte string (a key, or a string's bytes) */
+  skipBytes (): void { const n = this.varint(); this.pos += n }
+
+  /** past the value whose tag byte is at the cursor */
+  skipValue (): void {
+    const tag = this.bytes[this.pos++]
+    if (tag === Tag.Number) this.pos += 8
+    else if (tag === Tag.Utf8 || tag === Tag.Hex) this.skipBytes()
+    else if (tag === Tag.Array) { for (let n = this.varint(); n > 0; n--) this.skipValue() } else if (tag === Tag.Object) { for (let n = this.varint(); n > 0; n--) { this.skipBytes(); this.skipValue() } }
+  }
+}
+
 /**
  * Where the value of member `key` of the object encoded at `offset` of `bytes` starts (its tag
  * byte), or undefined when the value there is not an object or has no such member. For our own
  * encodings, not a peer's: lengths are trusted.
  */
 function memberAt (bytes: Uint8Array, offset: number, key: string): number | undefined {
-  let pos = offset
-  const varint = (): number => {
-    let n = 0
-    for (let scale = 1; ; scale *= 128) {
-      const b = bytes[pos++] as number
-      n += (b & 0x7f) * scale
-      if ((b & 0x80) === 0) return n
-    }
-  }
-  // (`pos += varint()` would add to the position read before varint moved it)
-  const bytesOf = (): void => { const n = varint(); pos += n }
-  const skip = (): void => {
-    const tag = bytes[pos++]
-    if (tag === Tag.Number) pos += 8
-    else if (tag === Tag.Utf8 || tag === Tag.Hex) bytesOf()
-    else if (tag === Tag.Array) { for (let n = varint(); n > 0; n--) skip() } else if (tag === Tag.Object) { for (let n = varint(); n > 0; n--) { bytesOf(); skip() } }
-  }
-  if (bytes[pos++] !== Tag.Object) return undefined
+  const c = new TrustedCursor(bytes, offset)
+  if (bytes[c.pos++] !== Tag.Object) return undefined
   const want = Buffer.from(key, 'utf8')
-  for (let n = varint(); n > 0; n--) {
-    const len = varint()
-    const match = len === want.length && Buffer.compare(want, bytes.subarray(pos, pos + len)) === 0
-    pos += len
-    if (match) return pos
-    skip()
+  for (let n = c.varint(); n > 0; n--) {
+    const len = c.varint()
+    const match = len === want.length && Buffer.compare(want, bytes.subarray(c.pos, c.pos + len)) === 0
+    c.pos += len
+    if (match) return c.pos
+    c.skipValue()
   }
   return undefined
 }
@@ -296,15 +311,11 @@ export function memberTag (bytes: Uint8Array, offset: number, key: string): numb
  * hex a second time. Undefined for a missing member or one that is not hex text.
  */
 export function memberHexBytes (bytes: Uint8Array, offset: number, key: string): Uint8Array | undefined {
-  let pos = memberAt(bytes, offset, key)
-  if (pos === undefined || bytes[pos++] !== Tag.Hex) return undefined
-  let n = 0
-  for (let scale = 1; ; scale *= 128) {
-    const b = bytes[pos++] as number
-    n += (b & 0x7f) * scale
-    if ((b & 0x80) === 0) break
-  }
-  return bytes.subarray(pos, pos + n)
+  const at = memberAt(bytes, offset, key)
+  if (at === undefined || bytes[at] !== Tag.Hex) return undefined
+  const c = new TrustedCursor(bytes, at + 1)
+  const n = c.varint()
+  return bytes.subarray(c.pos, c.pos + n)
 }
 
 /** the tag hex text is written with */
