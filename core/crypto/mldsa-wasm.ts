@@ -4,14 +4,12 @@
 // senders again and again, and a verify under a cached key skips ExpandA, the bulk of the work.
 // Only verification is the node's hot path, so keygen and sign delegate to the native core
 // (node:crypto): mldsa.ts builds the core with createWasmMldsaCore(nativeCore), so this file
-// imports nothing but types from it. Each thread that verifies instantiates its own core on its
-// first verify (about 8.5 MiB of linear memory, fixed, for the cache).
+// imports nothing but types from it (the sizes come from mldsa-sizes.ts). Each thread that
+// verifies instantiates its own core on its first verify (about 8.5 MiB of linear memory,
+// fixed, for the cache).
 import { lazyWasmCore } from '../wasm/load.ts'
 import type { MldsaCore } from './mldsa.ts'
-
-// mldsa.ts's PUBLIC_KEY_BYTES and SIGNATURE_BYTES (values, so not imported: see above)
-const PUBLIC_KEY_BYTES = 2592
-const SIGNATURE_BYTES = 4627
+import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES } from './mldsa-sizes.ts'
 
 interface MldsaExports {
   memory: WebAssembly.Memory

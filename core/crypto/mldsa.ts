@@ -9,11 +9,10 @@
 import crypto from 'node:crypto'
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js'
 import { createWasmMldsaCore } from './mldsa-wasm.ts'
+import { PUBLIC_KEY_BYTES, SEED_BYTES, SIGNATURE_BYTES } from './mldsa-sizes.ts'
 
 export type MldsaCoreKind = 'native' | 'noble' | 'wasm'
-export const PUBLIC_KEY_BYTES = 2592
-export const SIGNATURE_BYTES = 4627
-export const SEED_BYTES = 32
+export { PUBLIC_KEY_BYTES, SIGNATURE_BYTES, SEED_BYTES }
 
 export interface MldsaKeyPair { seed: Uint8Array; publicKey: Uint8Array }
 
