@@ -620,18 +620,16 @@ export class Chain implements ChainService {
    */
   async #checksOf (block: Block, encodedTxs?: readonly Uint8Array[]): Promise<{ checks: SignatureCheck[]; checked: Transaction[] } | null> {
     const isVerified = this.#opts.isVerified
-    // the signatures' bytes from the binary forms validation made (their hex already decoded there)
-    const encodedOf = new Map<Transaction, Uint8Array>()
-    if (encodedTxs !== undefined) block.transactions.forEach((tx, i) => { const e = encodedTxs[i]; if (e !== undefined) encodedOf.set(tx, e) })
-    const txs = block.transactions.filter((tx) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string')
+    // each with its binary form from validation, whose signature bytes are already decoded
+    const txs = block.transactions.flatMap((tx, i) => tx.signature !== '' && isVerified?.(tx) !== true && typeof tx.sender === 'string' ? [{ tx, encoded: encodedTxs?.[i] }] : [])
     if (txs.length < PARALLEL_VERIFY_MIN) return null
-    const { found, missing } = this.#stateCache.split([...new Set(txs.map((tx) => stateKey.publicKey(tx.sender)))])
+    const { found, missing } = this.#stateCache.split([...new Set(txs.map(({ tx }) => stateKey.publicKey(tx.sender)))])
     const state = new StateOverlay(this.#db, found)
     state.prefetch(missing)
     const keys = new Map<string, Uint8Array | null>()
     const checks: SignatureCheck[] = []
     const checked: Transaction[] = []
-    for (const tx of txs) {
+    for (const { tx, encoded } of txs) {
       // The signature goes as the bytes its binary form holds, else as its hex text, decoded by
       // the pool as it packs the check. It is not checked for lower-case hex here: apply refuses
       // a transaction whose signature is not (checkTxFormat) before it asks whether it verified.
@@ -648,7 +646,6 @@ export class Chain implements ChainService {
         continue // no usable key: apply reports why
       }
       keys.set(tx.sender, key)
-      const encoded = encodedOf.get(tx)
       checks.push({ publicKey: key, message, signature: (encoded !== undefined ? memberHexBytes(encoded, 1, 'signature') : undefined) ?? tx.signature })
       checked.push(tx)
     }
