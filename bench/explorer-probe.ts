@@ -2,7 +2,7 @@
 // http family's shape), cold (every height asked once, in random order) and warm (random
 // heights), against the bare route. Keeps the chain in --dir between invocations. For a CPU
 // profile of the explorer process: NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR".
-//   node bench/explorer-probe.ts [--dir /tmp/x] [--seconds 3] [--phase all|cold|warm]
+//   node bench/explorer-probe.ts [--dir DIR] [--seconds 3] [--phase all|cold|warm]
 import fs from 'node:fs'
 import crypto from 'node:crypto'
 import { parseArgs } from 'node:util'

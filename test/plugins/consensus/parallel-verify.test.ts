@@ -1,6 +1,8 @@
 // The consensus plugin verifies a block's signatures on its thread pool before applying it; the
 // outcome must be exactly that of inline verification: same accepted blocks, same errors.
 import t from 'tap'
+import type { Test } from 'tap'
+import type { Block } from '../../../core/chain/types.ts'
 import { mineBlock, transfer, devWallet, generateWallet, testParams } from '../../helpers/chain.ts'
 import { signTransaction } from '../../../core/chain/tx.ts'
 import { BlockError, BlockErrorCode } from '../../../core/chain/errors.ts'
@@ -11,11 +13,17 @@ const dev = devWallet()
 const senders = Array.from({ length: 5 }, () => generateWallet())
 const to = generateWallet()
 
-t.test('keys carried earlier in the same block, bad signatures and key mismatches', async (t) => {
+/** a node whose chain has funded the senders (their block: `fund`) */
+async function fundedNode (t: Test): Promise<{ node: Awaited<ReturnType<typeof startChainNode>>; fund: Block }> {
   const node = await startChainNode(params)
   t.teardown(() => node.stop())
   const fund = mineBlock(params, refOf(node.chain.tip()), { txs: senders.map((w, i) => transfer(params, dev, w.address, 10, i)) })
   t.equal((await node.chain.processBlock(fund, 'test')).status, 'connected')
+  return { node, fund }
+}
+
+t.test('keys carried earlier in the same block, bad signatures and key mismatches', async (t) => {
+  const { node, fund } = await fundedNode(t)
 
   // each new sender reveals its key in its first transaction; its second, in the same block, relies on it
   const firsts = senders.map((w) => transfer(params, w, to.address, 1, 0))
@@ -48,10 +56,7 @@ t.test('keys carried earlier in the same block, bad signatures and key mismatche
 })
 
 t.test('a body that is not the one its header commits to is refused by its merkle root (hashed on the pool), never marked invalid', async (t) => {
-  const node = await startChainNode(params)
-  t.teardown(() => node.stop())
-  const fund = mineBlock(params, refOf(node.chain.tip()), { txs: senders.map((w, i) => transfer(params, dev, w.address, 10, i)) })
-  t.equal((await node.chain.processBlock(fund, 'test')).status, 'connected')
+  const { node, fund } = await fundedNode(t)
   const txs = senders.map((w) => transfer(params, w, to.address, 1, 0))
   const good = mineBlock(params, refOf(fund), { txs })
   // the same header with a transaction swapped for a forged one: applying it would fail on the
