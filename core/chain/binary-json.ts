@@ -318,5 +318,24 @@ export function memberHexBytes (bytes: Uint8Array, offset: number, key: string):
   return bytes.subarray(c.pos, c.pos + n)
 }
 
+/**
+ * Where each item of the array member `key` of the object encoded at `offset` of `bytes` starts
+ * and ends (`[start, end)` pairs, in order), or undefined when there is no such member or it is
+ * not an array: a block's transactions as the byte strings they were encoded as. For bytes that
+ * decodeBinaryJson has accepted (or our own encodings): lengths are trusted.
+ */
+export function arrayItemSpans (bytes: Uint8Array, offset: number, key: string): Array<[number, number]> | undefined {
+  const at = memberAt(bytes, offset, key)
+  if (at === undefined || bytes[at] !== Tag.Array) return undefined
+  const c = new TrustedCursor(bytes, at + 1)
+  const spans: Array<[number, number]> = []
+  for (let n = c.varint(); n > 0; n--) {
+    const start = c.pos
+    c.skipValue()
+    spans.push([start, c.pos])
+  }
+  return spans
+}
+
 /** the tag hex text is written with */
 export const HEX_TAG = Tag.Hex

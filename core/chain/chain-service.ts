@@ -20,6 +20,12 @@ export interface ProcessOptions {
    * A peer's side block lighter than the tip is kept only when this outweighs the tip.
    */
   branchWork?: bigint
+  /**
+   * The transactions' binary forms, in order, as the block was decoded from them (tx-codec.ts
+   * decodeBlockWithTxForms): the chain hashes and stores them instead of encoding the
+   * transactions again. Never forms made any other way: nothing checks that they match.
+   */
+  txForms?: readonly Buffer[]
 }
 
 export interface StoredReceipt extends Receipt { tx_id: string; block_height: number }

@@ -3,7 +3,7 @@
 // its merkle leaf preimage and its stored value; a block's form is what peers send each other.
 // The transaction id and the signed payload are NOT these bytes: they stay RFC 8785 JSON
 // (tx.ts), as wallets sign.
-import { decodeBinaryJson, encodeBinaryJson, EncodedValue, BinaryJsonError } from './binary-json.ts'
+import { arrayItemSpans, decodeBinaryJson, encodeBinaryJson, EncodedValue, BinaryJsonError } from './binary-json.ts'
 import type { Block, Transaction } from './types.ts'
 
 export const TX_FORMAT = 0x01
@@ -29,6 +29,22 @@ export function encodeBlock (block: Block): Buffer { return encodeBinaryJson(blo
 export function decodeBlock (bytes: Uint8Array): unknown {
   checkFormat(bytes, BLOCK_FORMAT, 'block')
   return decodeBinaryJson(bytes, 1)
+}
+
+/**
+ * The binary forms of the transactions of a block's binary form that decodeBlock has accepted,
+ * cut from its bytes: what encodeTx gives for each decoded transaction (the decoding is
+ * canonical, so a value re-encodes to the bytes it came from), without encoding its 7 KB of
+ * signature and key again. Undefined when the block has no array of transactions
+ * (checkBlockFormat says why).
+ */
+export function txFormsOfDecodedBlock (bytes: Uint8Array): Buffer[] | undefined {
+  return arrayItemSpans(bytes, 1, 'transactions')?.map(([start, end]) => {
+    const form = Buffer.allocUnsafe(1 + end - start)
+    form[0] = TX_FORMAT
+    form.set(bytes.subarray(start, end), 1)
+    return form
+  })
 }
 
 /**

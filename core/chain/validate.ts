@@ -89,6 +89,10 @@ export interface HeaderContext {
    *  272 header bytes the proof of work was checked over, once the header, proof of work and
    *  size have passed: to start the signature checks and to store them, not encode them again */
   onEncoded?: (txs: Buffer[], header: Uint8Array) => void
+  /** the transactions' binary forms, in order, when the block was decoded from them (a peer's
+   *  block): used as they are instead of encoding the transactions again. Only forms the
+   *  block's transactions were decoded from: nothing checks that they match */
+  txForms?: readonly Buffer[]
 }
 
 /** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
@@ -124,7 +128,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   let size = 0
   let encoded: Buffer[] = []
   try {
-    encoded = block.transactions.map(encodeTx)
+    encoded = ctx.txForms !== undefined && ctx.txForms.length === block.transactions.length ? [...ctx.txForms] : block.transactions.map(encodeTx)
     size = blockSizeOfEncoded(block, encoded)
   } catch (err) {
     if (err instanceof BinaryJsonError) reject(BlockErrorCode.BAD_FORMAT, `the block has no binary form: ${err.message}`)

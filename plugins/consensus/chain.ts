@@ -382,6 +382,7 @@ export class Chain implements ChainService {
         cores: this.#opts.cores,
         deferPairings: verifier?.verifyBeacons !== undefined,
         deferMerkle,
+        txForms: opts.txForms,
         // the block's accounts and indexes are read on libuv's threads while this one encodes,
         // packs the checks and finishes validation
         onProofOfWork: () => { if (bulk) reads = this.#readAhead(block) },

@@ -19,6 +19,7 @@ import type { PowCore } from '../../core/pow/pow-core.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { Block } from '../../core/chain/types.ts'
+import { txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
 import { decodeHeaderHex } from './header-codec.ts'
 import { FutureHeaderError, HeaderError, verifyHeaderBatch } from './header-chain.ts'
 import type { HeaderNode } from './header-chain.ts'
@@ -399,7 +400,10 @@ export class Syncer {
       if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
       this.#o.markReceived(block.hash)
       try {
-        const result = await chain.processBlock(block, 'peer', { branchWork })
+        // the transactions' binary forms as the frame holds them: the chain hashes and stores
+        // those instead of encoding the transactions again
+        const txForms = txFormsOfDecodedBlock(frames[k] as Uint8Array)
+        const result = await chain.processBlock(block, 'peer', txForms === undefined ? { branchWork } : { branchWork, txForms })
         if (result.status !== 'known') onBlocks(1)
       } catch (err) {
         if (!(err instanceof BlockError)) throw err

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, memberHexBytes, HEX_TAG } from '../../../core/chain/binary-json.ts'
+import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, memberHexBytes, arrayItemSpans, HEX_TAG } from '../../../core/chain/binary-json.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex')
@@ -122,4 +122,16 @@ t.test('memberHexBytes: the bytes of a member written as hex text, past a multi-
   t.equal(memberHexBytes(bytes, 1, 'memo'), undefined)
   t.equal(memberHexBytes(bytes, 1, 'a'), undefined, 'a list')
   t.equal(memberHexBytes(bytes, 1, 'missing'), undefined)
+})
+
+t.test('arrayItemSpans: each item of an array member as the bytes it was encoded as', async (t) => {
+  const items = [{ memo: 'ü', signature: 'ab'.repeat(300) }, 2.5, [null, 'x'], 'cd', {}]
+  const bytes = encodeBinaryJson({ a: { transactions: 'not this one' }, transactions: items, z: [1] }, 0x02)
+  const spans = arrayItemSpans(bytes, 1, 'transactions')!
+  t.equal(spans.length, items.length)
+  t.same(spans.map(([s, e]) => Buffer.from(bytes.subarray(s, e))), items.map((v) => encodeBinaryJson(v)), 'each span is the item\'s own encoding')
+  t.same(arrayItemSpans(encodeBinaryJson({ transactions: [] }), 0, 'transactions'), [], 'an empty array')
+  t.equal(arrayItemSpans(bytes, 1, 'a'), undefined, 'an object, not an array')
+  t.equal(arrayItemSpans(bytes, 1, 'missing'), undefined)
+  t.equal(arrayItemSpans(encodeBinaryJson([1]), 0, 'transactions'), undefined, 'not an object')
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decodeBlock, decodeTx, encodeBlock, encodeBlockFromStored, encodeTx, BinaryJsonError, TX_FORMAT, BLOCK_FORMAT } from '../../../core/chain/tx-codec.ts'
+import { decodeBlock, decodeTx, encodeBlock, encodeBlockFromStored, encodeTx, txFormsOfDecodedBlock, BinaryJsonError, TX_FORMAT, BLOCK_FORMAT } from '../../../core/chain/tx-codec.ts'
 import { blockBodyOps, blockTxKeys, headOfStored } from '../../../core/chain/block-body.ts'
 import type { StoredBlockHead } from '../../../core/chain/block-body.ts'
 import { canonicalJson } from '../../../core/chain/tx.ts'
@@ -29,6 +29,20 @@ t.test('a block from its stored bytes is byte for byte encodeBlock of the block'
   const head = JSON.parse(Buffer.from(byKey.get(chainKey.block(block.hash))!).toString('utf8')) as StoredBlockHead
   const txs = blockTxKeys(block.hash, head).map((k) => byKey.get(k)!)
   t.same(encodeBlockFromStored(headOfStored(head), txs), encodeBlock(block))
+})
+
+t.test('a decoded block\'s transaction forms, cut from its bytes, are encodeTx of each transaction', async (t) => {
+  const bytes = encodeBlock(block)
+  const decoded = decodeBlock(bytes) as typeof block
+  const forms = txFormsOfDecodedBlock(bytes)!
+  t.equal(forms.length, block.transactions.length)
+  t.same(forms, decoded.transactions.map(encodeTx), 'byte for byte, format byte included (the memo holds a multi-byte character)')
+  t.same(forms.map((f) => decodeTx(f)), block.transactions)
+  const before = forms.map((f) => Buffer.from(f))
+  bytes.fill(0)
+  t.same(forms, before, 'copies, not views: a form the store keeps does not hold the whole frame alive')
+  const { transactions: _, ...noTxs } = block
+  t.equal(txFormsOfDecodedBlock(encodeBlock(noTxs as typeof block)), undefined, 'no transactions array: no forms (checkBlockFormat refuses the block)')
 })
 
 t.test('new envelope keys survive the wire form', async (t) => {

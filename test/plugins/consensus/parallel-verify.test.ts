@@ -74,3 +74,17 @@ t.test('a body that is not the one its header commits to is refused by its merkl
   t.same(await stateDump(node.db), before, 'nothing written, the hash not marked invalid')
   t.equal((await node.chain.processBlock(good, 'peer')).status, 'connected', 'the genuine body of the same header connects')
 })
+
+t.test('a block processed with its transactions\' forms from a peer\'s frame stores those bytes', async (t) => {
+  const { encodeBlock, decodeBlock, txFormsOfDecodedBlock } = await import('../../../core/chain/tx-codec.ts')
+  const { node, fund } = await fundedNode(t)
+  const block = mineBlock(params, refOf(fund), { txs: senders.map((w) => transfer(params, w, to.address, 1, 0, { data: { memo: 'wire ✓' } })) })
+  const frame = encodeBlock(block)
+  const txForms = txFormsOfDecodedBlock(frame)!
+  // the forms are what the merkle root is checked over: another block's are refused
+  const other = mineBlock(params, refOf(fund), { txs: senders.map((w) => transfer(params, w, to.address, 2, 0)) })
+  await t.rejects(node.chain.processBlock(decodeBlock(frame) as Block, 'peer', { txForms: txFormsOfDecodedBlock(encodeBlock(other))! }), { code: BlockErrorCode.BAD_MERKLE_ROOT }, 'and not marked invalid: the right forms connect it next')
+  t.equal((await node.chain.processBlock(decodeBlock(frame) as Block, 'peer', { txForms })).status, 'connected')
+  t.same(Buffer.from((await node.chain.getBlockBinary(block.hash))!), frame, 'served again byte for byte as it came')
+  t.same(await node.chain.getBlockByHash(block.hash), block)
+})
