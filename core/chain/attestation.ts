@@ -209,14 +209,22 @@ export function verifyAttestation (params: NetworkParams, block: Pick<Block, 'ti
 }
 
 /**
+ * A block as far as its beacon evidence goes, its shape not checked yet: a Block, or the
+ * envelope of a peer's block read before the rest of it (sync).
+ */
+export interface BeaconEvidenceView { quantum_signature?: unknown }
+
+const fieldOf = (v: unknown, key: string): unknown => v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined
+
+/**
  * The pairings a run of blocks needs, without judging anything else: for batch verification
  * before the blocks are processed (sync). Malformed evidence is skipped; the block's own
  * validation reports it.
  */
-export function beaconPairingsOf (params: NetworkParams, blocks: ReadonlyArray<Pick<Block, 'quantum_signature'>>, cache: VerifiedBeacons = verifiedBeacons): Array<{ cacheKey: string; input: BeaconPairingInput }> {
+export function beaconPairingsOf (params: NetworkParams, blocks: readonly BeaconEvidenceView[], cache: VerifiedBeacons = verifiedBeacons): Array<{ cacheKey: string; input: BeaconPairingInput }> {
   const out = new Map<string, BeaconPairingInput>()
   for (const block of blocks) {
-    const beacons: unknown = block.quantum_signature?.qrng_attestation?.beacons
+    const beacons = fieldOf(fieldOf(block.quantum_signature, 'qrng_attestation'), 'beacons')
     if (!Array.isArray(beacons)) continue
     // no registered composition names more beacons; a longer list is refused by the block's validation
     for (const b of (beacons as BeaconEvidence[]).slice(0, MAX_BEACONS_PER_BLOCK)) {

@@ -17,6 +17,8 @@
 //                                            units, as RFC 8785 sorts them)
 //   len, count = unsigned LEB128, minimal, at most 2^32 - 1
 
+import { isUtf8 } from 'node:buffer'
+
 export class BinaryJsonError extends Error { override name = 'BinaryJsonError' }
 
 /** Deeper values are refused both ways; transaction data and envelopes nest 3-4 levels. */
@@ -233,6 +235,66 @@ class Reader {
       default: return this.fail(`unknown tag ${tag}`)
     }
   }
+
+  /**
+   * Past one value, refusing exactly what value() refuses, without making it: no strings, no
+   * objects (object keys excepted, for their order). For a member of a large value that is not
+   * wanted yet: a block's transactions while only its envelope is read.
+   */
+  skip (depth: number): void {
+    if (depth > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH}`)
+    const tag = this.byte()
+    switch (tag) {
+      case Tag.False: case Tag.True: case Tag.Null: return
+      case Tag.Number: {
+        const v = this.buf.readDoubleBE(this.take(8))
+        if (!Number.isFinite(v) || Object.is(v, -0)) this.fail('number is not finite or is -0')
+        return
+      }
+      case Tag.Utf8: {
+        const n = this.varint()
+        const start = this.take(n)
+        if (isHexBytes(this.buf, start, start + n)) this.fail('hex text sent as UTF-8')
+        if (!isUtf8(this.buf.subarray(start, start + n))) this.fail('invalid UTF-8')
+        return
+      }
+      case Tag.Hex: {
+        const n = this.varint()
+        if (n === 0) this.fail('empty hex')
+        this.take(n)
+        return
+      }
+      case Tag.Array: {
+        const count = this.varint()
+        if (count > this.buf.length - this.pos) this.fail(`array of ${count} items runs past the end`)
+        for (let i = 0; i < count; i++) this.skip(depth + 1)
+        return
+      }
+      case Tag.Object: {
+        const count = this.varint()
+        if (count > (this.buf.length - this.pos) / 2) this.fail(`object of ${count} keys runs past the end`)
+        let last: string | undefined
+        for (let i = 0; i < count; i++) {
+          const key = this.utf8()
+          if (last !== undefined && !(last < key)) this.fail('object keys not strictly ascending')
+          last = key
+          this.skip(depth + 1)
+        }
+        return
+      }
+      default: this.fail(`unknown tag ${tag}`)
+    }
+  }
+}
+
+/** isHexText of the UTF-8 text in buf[start, end): hex text is ASCII, so its bytes are its characters */
+function isHexBytes (buf: Uint8Array, start: number, end: number): boolean {
+  if (end === start || (end - start) % 2 !== 0) return false
+  for (let i = start; i < end; i++) {
+    const c = buf[i] as number
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false
+  }
+  return true
 }
 
 /** Decodes one canonical value filling `bytes` from `offset`; trailing bytes are an error. */
@@ -242,6 +304,35 @@ export function decodeBinaryJson (bytes: Uint8Array, offset = 0): unknown {
   const v = r.value(0)
   if (r.pos !== buf.length) r.fail('trailing bytes')
   return v
+}
+
+/**
+ * Member `key` of the object encoded at `offset` of `bytes`, decoded, after checking the whole
+ * value exactly as decodeBinaryJson does (it throws where decodeBinaryJson throws) without
+ * making the other members: undefined when the value is not an object or has no such member.
+ * A peer's block can be checked and its envelope read while its transactions stay bytes.
+ */
+export function decodeBinaryJsonMember (bytes: Uint8Array, offset: number, key: string): unknown {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const r = new Reader(buf, offset)
+  let found: unknown
+  if (buf[offset] !== Tag.Object) {
+    r.skip(0)
+  } else {
+    r.pos++
+    const count = r.varint()
+    if (count > (buf.length - r.pos) / 2) r.fail(`object of ${count} keys runs past the end`)
+    let last: string | undefined
+    for (let i = 0; i < count; i++) {
+      const k = r.utf8()
+      if (last !== undefined && !(last < k)) r.fail('object keys not strictly ascending')
+      last = k
+      if (k === key) found = r.value(1)
+      else r.skip(1)
+    }
+  }
+  if (r.pos !== buf.length) r.fail('trailing bytes')
+  return found
 }
 
 /** A cursor over our own encodings, not a peer's: lengths are trusted, nothing is checked. */

@@ -5,6 +5,7 @@ import type { BlockMeta, TxLocation } from './keys.ts'
 import type { AccountState, StateOverlay } from './state.ts'
 import type { Receipt } from '../vm/receipt.ts'
 import type { NetworkParams } from './params.ts'
+import type { BeaconEvidenceView } from './attestation.ts'
 
 export type BlockOrigin = 'miner' | 'peer' | 'api' | 'test'
 
@@ -67,5 +68,5 @@ export interface ChainService {
   setSyncing(syncing: boolean): void
   /** checks the beacon rounds of a batch of blocks in one go before they are processed one by
    *  one (a cache the per-block check then hits); throws nothing a later processBlock would not */
-  preverifyBeacons(blocks: readonly Block[]): Promise<void>
+  preverifyBeacons(blocks: readonly BeaconEvidenceView[]): Promise<void>
 }

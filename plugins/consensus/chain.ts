@@ -32,6 +32,7 @@ import { StateCache } from '../../core/chain/state-cache.ts'
 import { senderPublicKey } from '../../core/chain/tx-rules.ts'
 import type { SignatureCheck, SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 import { beaconPairingsOf, settlePairings } from '../../core/chain/attestation.ts'
+import type { BeaconEvidenceView } from '../../core/chain/attestation.ts'
 import { verifyPairings } from '../../core/entropy/beacon-batch.ts'
 import { verifiedBeacons } from '../../core/entropy/beacon-cache.ts'
 import type { BeaconPairingInput } from '../../core/entropy/beacon-verify.ts'
@@ -496,7 +497,7 @@ export class Chain implements ChainService {
    * (sync): runs of one beacon cost two pairings per batch instead of two per round. Only
    * successes are remembered; a bad round is found again, and named, by its block's validation.
    */
-  async preverifyBeacons (blocks: readonly Block[]): Promise<void> {
+  async preverifyBeacons (blocks: readonly BeaconEvidenceView[]): Promise<void> {
     const wanted = beaconPairingsOf(this.params, blocks)
     if (wanted.length === 0) return
     const results = await this.#pairOnPool(wanted.map((w) => w.input))

@@ -2,7 +2,7 @@
 // network magic, so testnet, mainnet and devnet nodes never speak to each other), the shapes
 // of request/response messages, and the checks that turn untrusted JSON into those shapes.
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { decodeBlock, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
+import { decodeBlock, decodeBlockEnvelope, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
 
 export type Method = 'status' | 'headers' | 'blocks'
 
@@ -107,6 +107,19 @@ export function decodeJson (bytes: Uint8Array): unknown {
 export function decodeBlockFrame (bytes: Uint8Array): unknown {
   try {
     return decodeBlock(bytes)
+  } catch (err) {
+    if (err instanceof BinaryJsonError) throw new WireError(`block frame: ${err.message}`)
+    throw err
+  }
+}
+
+/**
+ * A block frame checked as decodeBlockFrame checks it, with only its envelope decoded
+ * (tx-codec.ts decodeBlockEnvelope): decodeBlockFrame of the same bytes cannot fail after it.
+ */
+export function checkBlockFrame (bytes: Uint8Array): { quantum_signature?: unknown } {
+  try {
+    return decodeBlockEnvelope(bytes)
   } catch (err) {
     if (err instanceof BinaryJsonError) throw new WireError(`block frame: ${err.message}`)
     throw err

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, memberHexBytes, arrayItemSpans, HEX_TAG } from '../../../core/chain/binary-json.ts'
+import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError, MAX_DEPTH, memberTag, memberHexBytes, arrayItemSpans, decodeBinaryJsonMember, HEX_TAG } from '../../../core/chain/binary-json.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const bytes = (h: string): Buffer => Buffer.from(h.replace(/\s+/g, ''), 'hex')
@@ -134,4 +134,64 @@ t.test('arrayItemSpans: each item of an array member as the bytes it was encoded
   t.equal(arrayItemSpans(bytes, 1, 'a'), undefined, 'an object, not an array')
   t.equal(arrayItemSpans(bytes, 1, 'missing'), undefined)
   t.equal(arrayItemSpans(encodeBinaryJson([1]), 0, 'transactions'), undefined, 'not an object')
+})
+
+/** what decodeBinaryJsonMember must give for `bytes`: the full decoder's verdict and member */
+function expectedMember (bytes: Uint8Array, key: string): { threw: boolean; value?: unknown } {
+  try {
+    const v = decodeBinaryJson(bytes)
+    return { threw: false, value: v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined }
+  } catch (err) {
+    if (!(err instanceof BinaryJsonError)) throw err
+    return { threw: true }
+  }
+}
+
+function memberOrThrew (bytes: Uint8Array, key: string): { threw: boolean; value?: unknown } {
+  try {
+    return { threw: false, value: decodeBinaryJsonMember(bytes, 0, key) }
+  } catch (err) {
+    if (!(err instanceof BinaryJsonError)) throw err
+    return { threw: true }
+  }
+}
+
+t.test('decodeBinaryJsonMember: one member, the whole value checked as decodeBinaryJson checks it', async (t) => {
+  const block = { hash: 'ab'.repeat(64), quantum_signature: { beacons: [{ round: 7, signature: 'cd'.repeat(48) }], v: 2 }, transactions: [{ memo: 'é ✓', signature: 'ef'.repeat(300) }, { n: 1.5 }] }
+  const enc = encodeBinaryJson(block)
+  t.same(decodeBinaryJsonMember(enc, 0, 'quantum_signature'), block.quantum_signature)
+  t.same(decodeBinaryJsonMember(enc, 0, 'transactions'), block.transactions)
+  t.equal(decodeBinaryJsonMember(enc, 0, 'missing'), undefined)
+  t.equal(decodeBinaryJsonMember(encodeBinaryJson([1, { quantum_signature: 1 }]), 0, 'quantum_signature'), undefined, 'not an object: nothing, still checked')
+  t.same(decodeBinaryJsonMember(encodeBinaryJson({ a: 1 }, 0x02), 1, 'a'), 1, 'from an offset')
+  // every malformed form the full decoder refuses, inside a member that is skipped
+  const bad = ['09', '00', '043ff0', '047ff8000000000000', '048000000000000000', '0503', '05026162', '0502c328', '0503eda080', '0600', '058000', '058100' + '61', '07ffffffff0f', '0802016103016103', '0802016203016103', '08ffffffff0f', '07' + '01'.repeat(40) + '03']
+  for (const h of bad) {
+    const wrapped = Buffer.concat([Buffer.from('08020161', 'hex'), bytes(h), Buffer.from('0162' + '03', 'hex')]) // { a: <bad>, b: null }
+    t.equal(memberOrThrew(wrapped, 'b').threw, true, `refused when skipped: ${h}`)
+    t.equal(expectedMember(wrapped, 'b').threw, true, `and by the full decoder: ${h}`)
+  }
+  t.equal(memberOrThrew(Buffer.concat([enc, Buffer.from([0])]), 'hash').threw, true, 'trailing bytes')
+})
+
+t.test('decodeBinaryJsonMember agrees with decodeBinaryJson on seeded random mutations of a block', async (t) => {
+  let seed = 777
+  const rand = (): number => { seed = (seed * 1103515245 + 12345) >>> 0; return seed >>> 8 }
+  const base = encodeBinaryJson({ hash: 'ab'.repeat(8), quantum_signature: { beacons: [{ round: 7 }], memo: 'ü' }, transactions: [{ memo: 'hé', n: 2, sig: 'cdef' }, [true, null, 'xy']] })
+  let agreedOnValue = 0
+  for (let i = 0; i < 4000; i++) {
+    const mutated = Buffer.from(base)
+    const flips = 1 + (rand() % 3)
+    for (let f = 0; f < flips; f++) mutated[rand() % mutated.length] = rand() & 0xff
+    for (const key of ['quantum_signature', 'transactions']) {
+      const want = expectedMember(mutated, key)
+      const got = memberOrThrew(mutated, key)
+      if (got.threw !== want.threw || (!want.threw && JSON.stringify(got.value) !== JSON.stringify(want.value))) {
+        t.fail(`mutation ${i} (${mutated.toString('hex')}), member ${key}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`)
+        return
+      }
+      if (!want.threw) agreedOnValue++
+    }
+  }
+  t.ok(agreedOnValue > 0, `same verdict on every mutation; ${agreedOnValue} decoded alike`)
 })
