@@ -9,11 +9,13 @@
 // pages). V8 reads the size only when the process starts: `v8.setFlagsFromString` later leaves
 // the heap as configured, so the flag has to be on the command line (or in NODE_OPTIONS).
 //
-// --heap-growing-percent=30: after each full collection V8 lets the old generation grow to
-// about twice what survived before it collects again, and keeps the pages of that high-water
-// mark. A syncing node's live heap is ~50 MiB; growing by 30% before the next collection kept
-// its RSS at 2,000 blocks of 20 transfers at 328-355 MiB (420-460 without) and flat from
-// height 500 (1.09×), at the same sync rate (20% cost ~10% of it; memory-saver mode ~30%).
+// Not --heap-growing-percent (V8's old-generation growth between full collections), which the
+// node used to set to 30: it kept a syncing node's RSS down while it held a whole response of
+// decoded blocks (~50 MiB live). Since it decodes each block just before connecting it, the
+// live heap is ~27 MiB, and 30% growth meant a full collection every ~8 MiB promoted: three a
+// second while syncing, the serving node spending twice the CPU a block (1.9-2.1 vs 1.0-1.35
+// ms), the syncing node ~13% slower; without it RSS at 2,000 blocks of 20 transfers is 298-314
+// MiB (290-293 with it) and flat from height 500 (1.08-1.09×, 1.12-1.13× with it).
 //
 // MALLOC_ARENA_MAX=2: glibc gives each thread that allocates its own malloc arena, up to 8 per
 // core, and keeps what each arena ever held; the node's threads (signature checks, RocksDB's
@@ -21,7 +23,7 @@
 // glibc reads it when the process starts, like the flag.
 
 /** flags `ledger run` adds to the process unless the user set the same flag (by name) */
-export const NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=30']
+export const NODE_FLAGS = ['--max-semi-space-size=8']
 
 /** environment `ledger run` adds to the process unless the user set the variable (to anything) */
 export const NODE_ENV = { MALLOC_ARENA_MAX: '2' }
