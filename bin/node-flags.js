@@ -15,18 +15,23 @@
 // live heap is ~27 MiB, and 30% growth meant a full collection every ~8 MiB promoted: three a
 // second while syncing, the serving node spending twice the CPU a block (1.9-2.1 vs 1.0-1.35
 // ms), the syncing node ~13% slower; without it RSS at 2,000 blocks of 20 transfers is 298-314
-// MiB (290-293 with it) and flat from height 500 (1.08-1.09×, 1.12-1.13× with it).
+// MiB (290-293 with it).
 //
-// MALLOC_ARENA_MAX=2: glibc gives each thread that allocates its own malloc arena, up to 8 per
-// core, and keeps what each arena ever held; the node's threads (signature checks, RocksDB's
-// flushes, libuv's pool) held ~90 MiB of a syncing node's RSS in them, ~55-65 MiB with two.
-// glibc reads it when the process starts, like the flag.
+// MALLOC_ARENA_MAX=1: glibc gives each thread that allocates its own malloc arena, up to 8 per
+// core, and keeps what each arena ever held (freed chunks inside an arena stay resident); the
+// node's threads (signature checks, RocksDB's flushes and compactions, libuv's pool) held ~90
+// MiB of a syncing node's RSS in them. With two arenas the second (every thread but the main
+// one) still grew 27 -> 42-56 MiB between heights 500 and 2,000 of a sync of 20-transfer
+// blocks, RSS 1.10-1.16x; with one, what a compaction frees is what the next read or write
+// reuses: RSS at 2,000 blocks 297-300 MiB (304-334 with two) and flat from height 500
+// (1.00-1.04x), at a sync rate within the machine's noise (108 vs 113 blocks/s, three
+// alternations). glibc reads it when the process starts, like the flag.
 
 /** flags `ledger run` adds to the process unless the user set the same flag (by name) */
 export const NODE_FLAGS = ['--max-semi-space-size=8']
 
 /** environment `ledger run` adds to the process unless the user set the variable (to anything) */
-export const NODE_ENV = { MALLOC_ARENA_MAX: '2' }
+export const NODE_ENV = { MALLOC_ARENA_MAX: '1' }
 
 /**
  * The NODE_ENV entries `env` does not set.

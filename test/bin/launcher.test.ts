@@ -27,7 +27,7 @@ t.test('missingNodeFlags: a flag set by name on the command line or in NODE_OPTI
 })
 
 t.test('missingNodeEnv: a variable the user set, to anything, is left alone', async (t) => {
-  t.same(NODE_ENV, { MALLOC_ARENA_MAX: '2' }, 'two malloc arenas')
+  t.same(NODE_ENV, { MALLOC_ARENA_MAX: '1' }, 'one malloc arena for every thread')
   t.same(missingNodeEnv({}), NODE_ENV)
   t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '8' }), {})
   t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '' }), {}, 'even an empty value is the user\'s')
