@@ -26,16 +26,6 @@ export const MAX_DEPTH = 32
 
 const Tag = { False: 1, True: 2, Null: 3, Number: 4, Utf8: 5, Hex: 6, Array: 7, Object: 8 } as const
 
-/** Hex text as the decoder checks it: a loop, since a regex costs far more on a 9 KB signature. */
-function isHexText (s: string): boolean {
-  if (s.length === 0 || s.length % 2 !== 0) return false
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false
-  }
-  return true
-}
-
 /** Bytes the writer stores as they are: an already encoded value (a stored transaction). */
 export class EncodedValue {
   readonly bytes: Uint8Array
@@ -173,17 +163,63 @@ class Reader {
     return start
   }
 
-  utf8 (): string {
-    const n = this.varint()
-    const start = this.take(n)
+  /** a length-prefixed byte string: where it starts; it ends at this.pos */
+  span (): number {
+    return this.take(this.varint())
+  }
+
+  /** the UTF-8 text in buf[start, this.pos) */
+  text (start: number): string {
     // ASCII (keys, addresses, most memos) needs no validation: latin1 reads it as it is
     let ascii = true
-    for (let i = start; i < start + n; i++) if ((this.buf[i] as number) >= 0x80) { ascii = false; break }
-    if (ascii) return this.buf.toString('latin1', start, start + n)
+    for (let i = start; i < this.pos; i++) if ((this.buf[i] as number) >= 0x80) { ascii = false; break }
+    if (ascii) return this.buf.toString('latin1', start, this.pos)
     try {
-      return utf8Decoder.decode(this.buf.subarray(start, start + n))
+      return utf8Decoder.decode(this.buf.subarray(start, this.pos))
     } catch {
       return this.fail('invalid UTF-8')
+    }
+  }
+
+  /** an object key */
+  utf8 (): string { return this.text(this.span()) }
+
+  /** a string value (tag 0x05): where its bytes start, refused if they are hex text */
+  stringSpan (): number {
+    const start = this.span()
+    if (isHexText(this.buf, start, this.pos)) this.fail('hex text sent as UTF-8')
+    return start
+  }
+
+  number (): number {
+    const v = this.buf.readDoubleBE(this.take(8))
+    if (!Number.isFinite(v) || Object.is(v, -0)) this.fail('number is not finite or is -0')
+    return v
+  }
+
+  /** a non-empty hex value (tag 0x06): where its bytes start */
+  hexSpan (): number {
+    const n = this.varint()
+    if (n === 0) this.fail('empty hex')
+    return this.take(n)
+  }
+
+  arrayCount (): number {
+    const count = this.varint()
+    if (count > this.buf.length - this.pos) this.fail(`array of ${count} items runs past the end`)
+    return count
+  }
+
+  /** an object's members, keys checked in order; `member` reads (or skips) each one's value */
+  members (member: (key: string) => void): void {
+    const count = this.varint()
+    if (count > (this.buf.length - this.pos) / 2) this.fail(`object of ${count} keys runs past the end`)
+    let last: string | undefined
+    for (let i = 0; i < count; i++) {
+      const key = this.utf8()
+      if (last !== undefined && !(last < key)) this.fail('object keys not strictly ascending')
+      last = key
+      member(key)
     }
   }
 
@@ -194,42 +230,18 @@ class Reader {
       case Tag.False: return false
       case Tag.True: return true
       case Tag.Null: return null
-      case Tag.Number: {
-        const start = this.take(8)
-        const v = this.buf.readDoubleBE(start)
-        if (!Number.isFinite(v) || Object.is(v, -0)) this.fail('number is not finite or is -0')
-        return v
-      }
-      case Tag.Utf8: {
-        const s = this.utf8()
-        if (isHexText(s)) this.fail('hex text sent as UTF-8')
-        return s
-      }
-      case Tag.Hex: {
-        const n = this.varint()
-        if (n === 0) this.fail('empty hex')
-        const start = this.take(n)
-        return this.buf.toString('hex', start, start + n)
-      }
+      case Tag.Number: return this.number()
+      case Tag.Utf8: return this.text(this.stringSpan())
+      case Tag.Hex: return this.buf.toString('hex', this.hexSpan(), this.pos)
       case Tag.Array: {
-        const count = this.varint()
-        if (count > this.buf.length - this.pos) this.fail(`array of ${count} items runs past the end`)
         const out: unknown[] = []
-        for (let i = 0; i < count; i++) out.push(this.value(depth + 1))
+        for (let n = this.arrayCount(); n > 0; n--) out.push(this.value(depth + 1))
         return out
       }
       case Tag.Object: {
-        const count = this.varint()
-        if (count > (this.buf.length - this.pos) / 2) this.fail(`object of ${count} keys runs past the end`)
         const out: Record<string, unknown> = {}
-        let last: string | undefined
-        for (let i = 0; i < count; i++) {
-          const key = this.utf8()
-          if (last !== undefined && !(last < key)) this.fail('object keys not strictly ascending')
-          last = key
-          // defineProperty: a key named __proto__ is data, as JSON.parse makes it
-          Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true })
-        }
+        // defineProperty: a key named __proto__ is data, as JSON.parse makes it
+        this.members((key) => { Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true }) })
         return out
       }
       default: return this.fail(`unknown tag ${tag}`)
@@ -246,49 +258,26 @@ class Reader {
     const tag = this.byte()
     switch (tag) {
       case Tag.False: case Tag.True: case Tag.Null: return
-      case Tag.Number: {
-        const v = this.buf.readDoubleBE(this.take(8))
-        if (!Number.isFinite(v) || Object.is(v, -0)) this.fail('number is not finite or is -0')
-        return
-      }
+      case Tag.Number: this.number(); return
       case Tag.Utf8: {
-        const n = this.varint()
-        const start = this.take(n)
-        if (isHexBytes(this.buf, start, start + n)) this.fail('hex text sent as UTF-8')
-        if (!isUtf8(this.buf.subarray(start, start + n))) this.fail('invalid UTF-8')
+        const start = this.stringSpan()
+        if (!isUtf8(this.buf.subarray(start, this.pos))) this.fail('invalid UTF-8')
         return
       }
-      case Tag.Hex: {
-        const n = this.varint()
-        if (n === 0) this.fail('empty hex')
-        this.take(n)
-        return
-      }
-      case Tag.Array: {
-        const count = this.varint()
-        if (count > this.buf.length - this.pos) this.fail(`array of ${count} items runs past the end`)
-        for (let i = 0; i < count; i++) this.skip(depth + 1)
-        return
-      }
-      case Tag.Object: {
-        const count = this.varint()
-        if (count > (this.buf.length - this.pos) / 2) this.fail(`object of ${count} keys runs past the end`)
-        let last: string | undefined
-        for (let i = 0; i < count; i++) {
-          const key = this.utf8()
-          if (last !== undefined && !(last < key)) this.fail('object keys not strictly ascending')
-          last = key
-          this.skip(depth + 1)
-        }
-        return
-      }
+      case Tag.Hex: this.hexSpan(); return
+      case Tag.Array: for (let n = this.arrayCount(); n > 0; n--) this.skip(depth + 1); return
+      case Tag.Object: this.members(() => { this.skip(depth + 1) }); return
       default: this.fail(`unknown tag ${tag}`)
     }
   }
 }
 
-/** isHexText of the UTF-8 text in buf[start, end): hex text is ASCII, so its bytes are its characters */
-function isHexBytes (buf: Uint8Array, start: number, end: number): boolean {
+/**
+ * Whether the UTF-8 text in buf[start, end) is hex text (non-empty, even length, only 0-9 a-f):
+ * hex text is ASCII, so its bytes are its characters. A loop, not a regex over the decoded
+ * string: a 9 KB signature is checked without making it a string.
+ */
+function isHexText (buf: Uint8Array, start: number, end: number): boolean {
   if (end === start || (end - start) % 2 !== 0) return false
   for (let i = start; i < end; i++) {
     const c = buf[i] as number
@@ -320,16 +309,7 @@ export function decodeBinaryJsonMember (bytes: Uint8Array, offset: number, key: 
     r.skip(0)
   } else {
     r.pos++
-    const count = r.varint()
-    if (count > (buf.length - r.pos) / 2) r.fail(`object of ${count} keys runs past the end`)
-    let last: string | undefined
-    for (let i = 0; i < count; i++) {
-      const k = r.utf8()
-      if (last !== undefined && !(last < k)) r.fail('object keys not strictly ascending')
-      last = k
-      if (k === key) found = r.value(1)
-      else r.skip(1)
-    }
+    r.members((k) => { if (k === key) found = r.value(1); else r.skip(1) })
   }
   if (r.pos !== buf.length) r.fail('trailing bytes')
   return found
