@@ -23,7 +23,7 @@ export interface ProcessOptions {
   branchWork?: bigint
   /**
    * The transactions' binary forms, in order, as the block was decoded from them (tx-codec.ts
-   * decodeBlockWithTxForms): the chain hashes and stores them instead of encoding the
+   * txFormsOfDecodedBlock): the chain hashes and stores them instead of encoding the
    * transactions again. Never forms made any other way: nothing checks that they match.
    */
   txForms?: readonly Buffer[]

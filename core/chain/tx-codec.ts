@@ -5,6 +5,7 @@
 // (tx.ts), as wallets sign.
 import { arrayItemSpans, decodeBinaryJson, decodeBinaryJsonMember, encodeBinaryJson, EncodedValue, BinaryJsonError } from './binary-json.ts'
 import type { Block, Transaction } from './types.ts'
+import type { BeaconEvidenceView } from './attestation.ts'
 
 export const TX_FORMAT = 0x01
 export const BLOCK_FORMAT = 0x02
@@ -37,7 +38,7 @@ export function decodeBlock (bytes: Uint8Array): unknown {
  * needs before each is decoded in turn (its beacon rounds), without the transactions' 7 KB each
  * of signature and key made into strings that all live until their block connects.
  */
-export function decodeBlockEnvelope (bytes: Uint8Array): { quantum_signature?: unknown } {
+export function decodeBlockEnvelope (bytes: Uint8Array): BeaconEvidenceView {
   checkFormat(bytes, BLOCK_FORMAT, 'block')
   const envelope = decodeBinaryJsonMember(bytes, 1, 'quantum_signature')
   return envelope === undefined ? {} : { quantum_signature: envelope }

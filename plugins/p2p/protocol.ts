@@ -3,6 +3,7 @@
 // of request/response messages, and the checks that turn untrusted JSON into those shapes.
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { decodeBlock, decodeBlockEnvelope, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
+import type { BeaconEvidenceView } from '../../core/chain/attestation.ts'
 
 export type Method = 'status' | 'headers' | 'blocks'
 
@@ -117,7 +118,7 @@ export function decodeBlockFrame (bytes: Uint8Array): unknown {
  * A block frame checked as decodeBlockFrame checks it, with only its envelope decoded
  * (tx-codec.ts decodeBlockEnvelope): decodeBlockFrame of the same bytes cannot fail after it.
  */
-export function checkBlockFrame (bytes: Uint8Array): { quantum_signature?: unknown } {
+export function checkBlockFrame (bytes: Uint8Array): BeaconEvidenceView {
   try {
     return decodeBlockEnvelope(bytes)
   } catch (err) {

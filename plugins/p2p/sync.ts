@@ -20,6 +20,7 @@ import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { Block } from '../../core/chain/types.ts'
 import { txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
+import type { BeaconEvidenceView } from '../../core/chain/attestation.ts'
 import { decodeHeaderHex } from './header-codec.ts'
 import { FutureHeaderError, HeaderError, verifyHeaderBatch } from './header-chain.ts'
 import type { HeaderNode } from './header-chain.ts'
@@ -379,7 +380,7 @@ export class Syncer {
     // not all alive at once, outliving the young generation and filling the old one. A frame
     // that is no block ends the response: the blocks before it still connect, then the peer
     // answers for it (WireError: malformed).
-    const envelopes: Array<{ quantum_signature?: unknown }> = []
+    const envelopes: BeaconEvidenceView[] = []
     let undecodable: unknown = null
     for (const frame of frames) {
       try {
