@@ -104,14 +104,19 @@ export function decodeJson (bytes: Uint8Array): unknown {
   }
 }
 
-/** A block in its binary form (tx-codec.ts); its shape is for checkBlockFormat. */
-export function decodeBlockFrame (bytes: Uint8Array): unknown {
+/** `decode`'s result, its BinaryJsonError a WireError naming the frame (`what`) */
+function wireDecoded<T> (what: string, decode: () => T): T {
   try {
-    return decodeBlock(bytes)
+    return decode()
   } catch (err) {
-    if (err instanceof BinaryJsonError) throw new WireError(`block frame: ${err.message}`)
+    if (err instanceof BinaryJsonError) throw new WireError(`${what} frame: ${err.message}`)
     throw err
   }
+}
+
+/** A block in its binary form (tx-codec.ts); its shape is for checkBlockFormat. */
+export function decodeBlockFrame (bytes: Uint8Array): unknown {
+  return wireDecoded('block', () => decodeBlock(bytes))
 }
 
 /**
@@ -119,22 +124,12 @@ export function decodeBlockFrame (bytes: Uint8Array): unknown {
  * (tx-codec.ts decodeBlockEnvelope): decodeBlockFrame of the same bytes cannot fail after it.
  */
 export function checkBlockFrame (bytes: Uint8Array): BeaconEvidenceView {
-  try {
-    return decodeBlockEnvelope(bytes)
-  } catch (err) {
-    if (err instanceof BinaryJsonError) throw new WireError(`block frame: ${err.message}`)
-    throw err
-  }
+  return wireDecoded('block', () => decodeBlockEnvelope(bytes))
 }
 
 /** A transaction in its binary form (tx-codec.ts); its shape is for the mempool's checks. */
 export function decodeTxFrame (bytes: Uint8Array): unknown {
-  try {
-    return decodeTx(bytes)
-  } catch (err) {
-    if (err instanceof BinaryJsonError) throw new WireError(`transaction frame: ${err.message}`)
-    throw err
-  }
+  return wireDecoded('transaction', () => decodeTx(bytes))
 }
 
 export function encodeJson (value: unknown): Uint8Array {

@@ -393,7 +393,8 @@ export class Syncer {
     // the response's beacon rounds in one batch (random linear combination) before block by block
     await chain.preverifyBeacons(envelopes)
     for (let k = 0; k < envelopes.length; k++) {
-      const body = decodeBlockFrame(frames[k] as Uint8Array) // checked above: cannot fail
+      const frame = frames[k] as Uint8Array
+      const body = decodeBlockFrame(frame) // checked above: cannot fail
       const expected = chunk[k] as HeaderNode
       try {
         checkBlockFormat(body)
@@ -407,8 +408,7 @@ export class Syncer {
       try {
         // the transactions' binary forms as the frame holds them: the chain hashes and stores
         // those instead of encoding the transactions again
-        const txForms = txFormsOfDecodedBlock(frames[k] as Uint8Array)
-        const result = await chain.processBlock(block, 'peer', txForms === undefined ? { branchWork } : { branchWork, txForms })
+        const result = await chain.processBlock(block, 'peer', { branchWork, txForms: txFormsOfDecodedBlock(frame) })
         if (result.status !== 'known') onBlocks(1)
       } catch (err) {
         if (!(err instanceof BlockError)) throw err
