@@ -10,6 +10,7 @@ import type { Identify } from '@libp2p/identify'
 import { gossipsub } from '@libp2p/gossipsub'
 import type { GossipSub } from '@libp2p/gossipsub'
 import { LIMITS } from './protocol.ts'
+import { ledgerNoiseCrypto } from './noise-crypto.ts'
 
 export type LedgerLibp2p = Libp2p<{ identify: Identify; pubsub: GossipSub }>
 
@@ -27,7 +28,7 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
     privateKey: o.privateKey,
     addresses: { listen: o.listen },
     transports: [tcp()],
-    connectionEncrypters: [noise()],
+    connectionEncrypters: [noise({ crypto: ledgerNoiseCrypto })],
     streamMuxers: [yamux()],
     connectionManager: { maxConnections: o.maxConnections },
     // A node busy connecting a batch of blocks may answer a ping late; liveness is judged by

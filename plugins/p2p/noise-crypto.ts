@@ -1,0 +1,67 @@
+// Noise's ChaCha20-Poly1305 with each session key prepared once. The library's node:crypto path
+// hands `createCipheriv` the raw key bytes for every message, and Node makes a new secret
+// KeyObject of them each time: ~25 µs of a 64 KiB message's ~70 µs, paid by both nodes of
+// a sync for every encrypted block (issue 15: the serving node's profile showed KeyObject
+// set-up as a third of its cipher time). A connection's two directions each keep one key for
+// their lifetime (libp2p's noise never rekeys), so the KeyObject is kept beside that key.
+// Everything else, and small messages (the WASM core is faster below ~1.2 KB), stays the
+// library's default.
+import { createCipheriv, createDecipheriv, createSecretKey } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
+import { defaultCrypto } from '@chainsafe/libp2p-noise/crypto'
+import type { ICryptoInterface } from '@chainsafe/libp2p-noise'
+
+const CHACHA_POLY1305 = 'chacha20-poly1305'
+const TAG_BYTES = 16
+/** below this the library's WASM core is faster than node:crypto (its own measured threshold) */
+const NATIVE_FROM_BYTES = 1200
+
+interface PreparedKey { bytes: Buffer; key: KeyObject }
+
+/**
+ * The KeyObject of a session key, kept per key array (a noise cipher state holds its key in one
+ * array for its lifetime) and used only while that array still holds the bytes it was made of.
+ */
+const prepared = new WeakMap<Uint8Array, PreparedKey>()
+
+export function sessionKey (k: Uint8Array): KeyObject {
+  const hit = prepared.get(k)
+  if (hit !== undefined && hit.bytes.equals(k)) return hit.key
+  const bytes = Buffer.from(k)
+  const key = createSecretKey(bytes)
+  prepared.set(k, { bytes, key })
+  return key
+}
+
+function encrypt (plaintext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
+  const cipher = createCipheriv(CHACHA_POLY1305, sessionKey(k), nonce, { authTagLength: TAG_BYTES })
+  cipher.setAAD(ad, { plaintextLength: plaintext.byteLength })
+  const body = cipher.update(plaintext)
+  const final = cipher.final()
+  const tag = cipher.getAuthTag()
+  return Buffer.concat([body, final, tag], body.byteLength + final.byteLength + tag.byteLength)
+}
+
+function decrypt (ciphertext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
+  if (ciphertext.byteLength < TAG_BYTES) throw new Error('Invalid chacha20poly1305 decryption')
+  const text = ciphertext.subarray(0, ciphertext.byteLength - TAG_BYTES)
+  const decipher = createDecipheriv(CHACHA_POLY1305, sessionKey(k), nonce, { authTagLength: TAG_BYTES })
+  decipher.setAAD(ad, { plaintextLength: text.byteLength })
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.byteLength - TAG_BYTES))
+  const body = decipher.update(text)
+  const final = decipher.final() // throws when the tag does not authenticate
+  return final.byteLength === 0 ? body : Buffer.concat([body, final], body.byteLength + final.byteLength)
+}
+
+/** `noise({ crypto: ledgerNoiseCrypto })`: the library's default crypto, session keys prepared once */
+export const ledgerNoiseCrypto: ICryptoInterface = {
+  ...defaultCrypto,
+  chaCha20Poly1305Encrypt (plaintext, nonce, ad, k) {
+    if (!(plaintext instanceof Uint8Array) || plaintext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Encrypt(plaintext, nonce, ad, k)
+    return encrypt(plaintext, nonce, ad, k)
+  },
+  chaCha20Poly1305Decrypt (ciphertext, nonce, ad, k, dst) {
+    if (!(ciphertext instanceof Uint8Array) || ciphertext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Decrypt(ciphertext, nonce, ad, k, dst)
+    return decrypt(ciphertext, nonce, ad, k)
+  }
+}
