@@ -109,6 +109,8 @@ export class BlockSequence {
 export interface BenchChain {
   chain: Chain
   db: RocksStore
+  /** the chain's verify pool (started on first use, or by `started()`); none: verified inline */
+  verifier?: SignatureVerifyPool
   close(): Promise<void>
 }
 
@@ -121,5 +123,5 @@ export async function openBenchChain (params: NetworkParams, dir: string): Promi
   const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3 })
   const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores, signatureVerifier })
   await chain.init()
-  return { chain, db, async close () { await signatureVerifier.close(); await db.close() } }
+  return { chain, db, verifier: signatureVerifier, async close () { await signatureVerifier.close(); await db.close() } }
 }

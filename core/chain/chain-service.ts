@@ -27,6 +27,14 @@ export interface ProcessOptions {
    * transactions again. Never forms made any other way: nothing checks that they match.
    */
   txForms?: readonly Buffer[]
+  /**
+   * The block a download processes right after this one, with its binary forms (as `txForms`):
+   * its signature checks go to the verifier's threads once this block's verdicts are in, so
+   * they run while this block is written and the next decoded. processBlock of that same
+   * object then uses those verdicts; a check started for a block that is never processed is
+   * only wasted work.
+   */
+  next?: { block: Block; txForms?: readonly Buffer[] }
 }
 
 export interface StoredReceipt extends Receipt { tx_id: string; block_height: number }

@@ -73,6 +73,8 @@ export class SignatureVerifyPool implements SignatureVerifier {
   readonly #busy = new Map<Worker, number>()
   #nextId = 1
   #closed = false
+  /** beacon batches posted and not answered: the beacon thread is pairing */
+  #beaconBatches = 0
 
   /**
    * `core`, `bls`, `sha3`: the kernel's ML-DSA, BLS and SHA3 cores (its `cores.mldsa`,
@@ -123,7 +125,12 @@ export class SignatureVerifyPool implements SignatureVerifier {
     // one beacon thread (the last: the ML-DSA split starts at thread 0): the WASM BLS core
     // costs ~25 MiB in each thread that loads it, and one thread batch-verifies over a
     // thousand rounds a second, more than any sync needs (a devnet block quotes < 1 new round)
-    return await this.#post(this.#beaconThread, { kind: 'beacon', beacons: inputs })
+    this.#beaconBatches++
+    try {
+      return await this.#post(this.#beaconThread, { kind: 'beacon', beacons: inputs })
+    } finally {
+      this.#beaconBatches--
+    }
   }
 
   get #beaconThread (): number { return this.threads - 1 }
@@ -136,6 +143,16 @@ export class SignatureVerifyPool implements SignatureVerifier {
   warm (): void {
     if (this.#closed) return
     for (let i = 0; i < this.threads; i++) if (this.#workers[i] === undefined) this.#spawn(i)
+  }
+
+  /**
+   * Starts every thread (warm) and resolves once the beacon thread has its BLS core, for a
+   * caller that times what follows (the bench's connect rate) without the threads' start.
+   */
+  async started (): Promise<void> {
+    this.warm()
+    if (this.#closed) return
+    await this.#post(this.#beaconThread, { kind: 'beacon', beacons: [] })
   }
 
   async close (): Promise<void> {
@@ -154,9 +171,8 @@ export class SignatureVerifyPool implements SignatureVerifier {
    * per thread (mldsa.ts), so each thread builds a sender's once.
    */
   async #runShared (kind: SharedJobKind, items: ReadonlyArray<readonly JobField[]>, resultBytes: number): Promise<SharedJob> {
-    const workers = Math.min(this.threads, items.length)
     const job = SharedJob.allocate(items, items[0]?.length ?? 0, resultBytes, (bytes) => this.#takeSpare(bytes))
-    const replies = Array.from({ length: workers }, async (_, w) => await this.#post(w, { kind, shared: job.buffer }))
+    const replies = this.#sharedThreads(items.length).map(async (w) => await this.#post(w, { kind, shared: job.buffer }))
     try {
       job.packAll(items)
     } catch (err) {
@@ -171,6 +187,19 @@ export class SignatureVerifyPool implements SignatureVerifier {
       this.#inFlight.delete(job)
     }
     return job
+  }
+
+  /**
+   * The threads a shared job of `items` goes to: one an item at most, and not the beacon thread
+   * while it pairs a batch of beacon rounds (a sync verifies a response's rounds while the
+   * blocks before it connect): a job is answered only once every thread it went to has
+   * answered, so each block's checks would wait for the whole batch. The others, and the
+   * calling thread's assist, share the job instead.
+   */
+  #sharedThreads (items: number): number[] {
+    const threads = Array.from({ length: Math.min(this.threads, items) }, (_, i) => i)
+    if (this.#beaconBatches === 0 || this.threads === 1) return threads
+    return threads.length < this.threads ? threads : threads.filter((i) => i !== this.#beaconThread)
   }
 
   /**

@@ -72,6 +72,8 @@ type ReadAhead = Promise<ReadonlyMap<string, Buffer | undefined> | null>
 /** what #processOne started for a block on the tip, for #connect to finish */
 interface Started {
   preverified?: Preverify
+  /** the block processed next (ProcessOptions.next): its checks start once this block's verdicts are in */
+  next?: ProcessOptions['next']
   encoded?: EncodedBlock
   /** validation's checks left to the pool (merkle root, beacon pairings) */
   deferredChecks?: () => Promise<void>
@@ -131,6 +133,8 @@ export class Chain implements ChainService {
   #lowestSide: number | undefined
   /** true while connecting a branch of blocks received in bulk (initial sync) */
   #syncing = false
+  /** signature checks started for a block before it is processed (ProcessOptions.next), by block object */
+  readonly #ahead = new WeakMap<Block, Preverify>()
 
   constructor (opts: ChainOptions) {
     this.#opts = opts
@@ -340,6 +344,8 @@ export class Chain implements ChainService {
     let result: ProcessResult
     try {
       result = await this.#processOne(block, origin, opts)
+      // not connected on the tip (known, side, reorg): the next block's checks start now
+      if (opts.next !== undefined) this.#verifyAhead(opts.next)
     } catch (err) {
       // every refusal is announced once: format, known-invalid, side-branch admission, rules,
       // reorg depth. An orphan is not judged yet (p2p fetches its parent and offers it again).
@@ -393,7 +399,7 @@ export class Chain implements ChainService {
         onEncoded: (txs, header) => {
           encoded = { txs, header }
           if (deferMerkle) leaves = this.#leavesOnPool(txs)
-          if (onTip) preverified = this.#preverify(block, txs)
+          if (onTip) preverified = this.#takeAhead(block) ?? this.#preverify(block, txs)
         }
       })
       if (!onTip && deferred !== null && deferred.pending.length > 0) await this.#settlePairings(deferred)
@@ -418,7 +424,7 @@ export class Chain implements ChainService {
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
-      await this.#connect(block, work, origin, false, { preverified, encoded, deferredChecks, reads })
+      await this.#connect(block, work, origin, false, { preverified, encoded, deferredChecks, reads, next: opts.next })
       this.#hooks.tipChanged.call({ height: block.height, hash: block.hash })
       return { status: 'connected', hash: block.hash, height: block.height }
     }
@@ -591,6 +597,26 @@ export class Chain implements ChainService {
   }
 
   /**
+   * Starts the signature checks of the block processed next (once), for #processOne to take.
+   * They run against the keys known now: a sender whose key the block being connected reveals
+   * is left out (its transaction is verified inline, as one the pool did not check), and a
+   * stored key is the one its address hashes from, so a verdict holds whenever it is used.
+   */
+  #verifyAhead (next: NonNullable<ProcessOptions['next']>): void {
+    const { block, txForms } = next
+    if (this.#ahead.has(block) || this.#opts.signatureVerifier === undefined) return
+    if (!Array.isArray(block.transactions) || block.transactions.length < PARALLEL_VERIFY_MIN) return
+    this.#ahead.set(block, this.#preverify(block, txForms))
+  }
+
+  /** the checks #verifyAhead started for this very block object, taken once */
+  #takeAhead (block: Block): Preverify | undefined {
+    const started = this.#ahead.get(block)
+    this.#ahead.delete(block)
+    return started
+  }
+
+  /**
    * Verifies the block's signatures on the verifier's threads, each against the key block
    * application will use (the state's, else the first one the sender carries in this block),
    * and returns transaction id -> signature for those that verified. Anything not returned is
@@ -692,6 +718,8 @@ export class Chain implements ChainService {
     // nothing left for this thread until the verdicts are in: verify beside the pool's threads
     this.#opts.signatureVerifier?.assist?.()
     const verified = await pre.verified
+    // the threads are free: they check the next block's signatures while this one is written
+    if (started.next !== undefined) this.#verifyAhead(started.next)
     await deferredChecks?.()
     if (verified.size !== pre.submitted.size) result = attempt(verified)
     if ('err' in result) {

@@ -127,6 +127,30 @@ const DEFAULT_BENCH_MS = 30_000
 const DEFAULT_PROVE_WITHIN_MS = 60_000
 const MAX_BENCH_DOUBLINGS = 6
 
+/** a frame already checked (checkBlockFrame), decoded: a well-formed block and its transactions' binary forms, or why it is not one */
+type PreparedBlock = { block: Block; txForms: Buffer[] | undefined } | { body: unknown; malformed: string }
+
+function prepareBlock (frame: Uint8Array): PreparedBlock {
+  const body = decodeBlockFrame(frame) // checked: cannot fail
+  try {
+    checkBlockFormat(body)
+  } catch (err) {
+    return { body, malformed: (err as Error).message }
+  }
+  return { block: body, txForms: txFormsOfDecodedBlock(frame) }
+}
+
+/** a blocks response, its frames checked (#received) */
+interface ReceivedBodies {
+  frames: BlocksResponse
+  /** the envelope of each frame up to the first that is no block */
+  envelopes: BeaconEvidenceView[]
+  /** why the frame after the last envelope is no block (null: every frame is one) */
+  undecodable: unknown
+  /** the batch verification of the response's beacon rounds (the chain's cache then holds them) */
+  beacons: Promise<void>
+}
+
 const metaNode = (m: BlockMeta | undefined): HeaderNode | undefined => m === undefined || m.status === 'invalid'
   ? undefined
   : { hash: m.hash, height: m.height, timestamp: m.timestamp, previous_hash: m.previous_hash, difficulty: m.difficulty, work: BigInt(m.work) }
@@ -343,12 +367,14 @@ export class Syncer {
   async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
     const size = this.#o.blocksPerRequest ?? 64
     const chunks = rampedChunks(headers, size)
-    const fetch = (chunk: HeaderNode[]): Promise<BlocksResponse> => {
-      const p = this.#o.client.blocks(peer.peerId, chunk.map((h) => h.hash))
+    // each response is checked as it arrives and its beacon rounds go to the verifier then, so
+    // a prefetched response's rounds are verified while the blocks before it connect
+    const fetch = (chunk: HeaderNode[]): Promise<ReceivedBodies> => {
+      const p = this.#o.client.blocks(peer.peerId, chunk.map((h) => h.hash)).then((frames) => this.#received(frames))
       p.catch(() => undefined) // awaited below; this only keeps an abandoned prefetch quiet
       return p
     }
-    const inFlight: Array<Promise<BlocksResponse>> = []
+    const inFlight: Array<Promise<ReceivedBodies>> = []
     let requested = 0
     /** wire bytes per block of the last response (0: not known yet) */
     let bytesPerBlock = 0
@@ -357,29 +383,31 @@ export class Syncer {
     }
     refill()
     for (const chunk of chunks) {
-      let bodies = await (inFlight.shift() as Promise<BlocksResponse>)
-      if (bodies.bytes !== undefined && bodies.length > 0) bytesPerBlock = bodies.bytes / bodies.length
+      let bodies = await (inFlight.shift() as Promise<ReceivedBodies>)
+      const { frames } = bodies
+      if (frames.bytes !== undefined && frames.length > 0) bytesPerBlock = frames.bytes / frames.length
       refill()
       // A response may stop short at the server's byte budget: ask again for the rest.
       for (let rest = chunk; ;) {
         await this.#process(rest, bodies, onBlocks, branchWork)
         if (this.#o.signal.aborted) return
-        if (bodies.length === 0) throw new SyncStop(`peer did not send block ${rest[0]?.height ?? '?'}`)
-        rest = rest.slice(bodies.length)
+        if (bodies.frames.length === 0) throw new SyncStop(`peer did not send block ${rest[0]?.height ?? '?'}`)
+        rest = rest.slice(bodies.frames.length)
         if (rest.length === 0) break
         bodies = await fetch(rest)
       }
     }
   }
 
-  async #process (chunk: HeaderNode[], frames: readonly Uint8Array[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
-    const { chain } = this.#o
-    chain.setSyncing(true)
-    // Every frame is checked first, only its envelope decoded; each block is decoded just
-    // before it connects, so a response's blocks (64 of 20 transfers: ~20 MB of strings) are
-    // not all alive at once, outliving the young generation and filling the old one. A frame
-    // that is no block ends the response: the blocks before it still connect, then the peer
-    // answers for it (WireError: malformed).
+  /**
+   * A response as it arrives: every frame checked first, only its envelope decoded (each block
+   * is decoded when the one before it starts connecting, so a response's blocks, 64 of 20
+   * transfers: ~20 MB of strings, are not all alive at once, outliving the young generation and
+   * filling the old one), and the beacon rounds its blocks quote sent to the verifier in one
+   * batch (random linear combination). A frame that is no block ends the response: the blocks
+   * before it still connect, then the peer answers for it (WireError: malformed).
+   */
+  #received (frames: BlocksResponse): ReceivedBodies {
     const envelopes: BeaconEvidenceView[] = []
     let undecodable: unknown = null
     for (const frame of frames) {
@@ -390,25 +418,36 @@ export class Syncer {
         break
       }
     }
-    // the response's beacon rounds in one batch (random linear combination) before block by block
-    await chain.preverifyBeacons(envelopes)
+    const beacons = this.#o.chain.preverifyBeacons(envelopes)
+    beacons.catch(() => undefined) // awaited by #process; quiet if the response is abandoned
+    return { frames, envelopes, undecodable, beacons }
+  }
+
+  async #process (chunk: HeaderNode[], received: ReceivedBodies, onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
+    const { chain } = this.#o
+    const { frames, envelopes, undecodable } = received
+    chain.setSyncing(true)
+    await received.beacons
+    // Each block is decoded one step ahead: while it connects, the chain checks the next
+    // one's signatures on its threads (ProcessOptions.next).
+    let next = envelopes.length > 0 ? prepareBlock(frames[0] as Uint8Array) : undefined
     for (let k = 0; k < envelopes.length; k++) {
-      const frame = frames[k] as Uint8Array
-      const body = decodeBlockFrame(frame) // checked above: cannot fail
+      const current = next as PreparedBlock
       const expected = chunk[k] as HeaderNode
-      try {
-        checkBlockFormat(body)
-      } catch (err) {
-        this.#o.onMalformedBlock(body, (err as Error).message)
-        throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${(err as Error).message}`)
+      if ('malformed' in current) {
+        this.#o.onMalformedBlock(current.body, current.malformed)
+        throw new PeerFault(PENALTY.malformed, `block ${expected.height}: ${current.malformed}`)
       }
-      const block: Block = body
+      const { block, txForms } = current
       if (block.hash !== expected.hash) throw new PeerFault(PENALTY.malformed, `sent block ${block.hash.slice(0, 16)}… for requested ${expected.hash.slice(0, 16)}…`)
       this.#o.markReceived(block.hash)
+      next = k + 1 < envelopes.length ? prepareBlock(frames[k + 1] as Uint8Array) : undefined
+      // only a well-formed next block that is the one requested is worth checking ahead
+      const ahead = next !== undefined && 'block' in next && next.block.hash === chunk[k + 1]?.hash ? next : undefined
       try {
         // the transactions' binary forms as the frame holds them: the chain hashes and stores
         // those instead of encoding the transactions again
-        const result = await chain.processBlock(block, 'peer', { branchWork, txForms: txFormsOfDecodedBlock(frame) })
+        const result = await chain.processBlock(block, 'peer', { branchWork, txForms, next: ahead })
         if (result.status !== 'known') onBlocks(1)
       } catch (err) {
         if (!(err instanceof BlockError)) throw err

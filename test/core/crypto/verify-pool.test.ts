@@ -122,3 +122,34 @@ t.test('jobs after jobs: buffers reused across blocks of different sizes give th
     t.same(digests.map((d) => Buffer.from(d).toString('hex')), inputs.map((b) => createHash('sha3-512').update(b).digest('hex')))
   }
 })
+
+t.test('a block\'s checks do not wait for a batch of beacon rounds the beacon thread is pairing', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 2 })
+  t.teardown(() => pool.close())
+  await pool.started()
+  const base = DEVNET_BEACON.pin.genesisTime + 300 * 24 * 3600
+  // a prefetched response's rounds: dozens of pairings, far longer than a few ML-DSA checks
+  const blocks = Array.from({ length: 40 }, (_, i) => ({ quantum_signature: { qrng_attestation: makeAttestation(base + 3 * i) } }) as Block)
+  const inputs = beaconPairingsOf(testParams(), blocks).map((w) => w.input)
+  t.ok(inputs.length >= 30, `${inputs.length} rounds to pair`)
+  const { good, expected } = checks(8)
+  const order: string[] = []
+  const beacon = pool.verifyBeacons(inputs).then((r) => { order.push('beacon'); return r })
+  const sigs = pool.verifyAll(good).then((r) => { order.push('ml-dsa'); return r })
+  t.same(await sigs, expected)
+  t.same(await beacon, inputs.map(() => true))
+  t.same(order, ['ml-dsa', 'beacon'], 'the checks went to the other thread and were answered first')
+  // once the batch is answered the beacon thread takes shared jobs again
+  t.same(await pool.verifyAll(good), expected)
+})
+
+t.test('started(): every thread up and the BLS core loaded before it resolves', async (t) => {
+  const pool = new SignatureVerifyPool({ core: 'native', threads: 2 })
+  t.teardown(() => pool.close())
+  await pool.started()
+  const base = DEVNET_BEACON.pin.genesisTime + 300 * 24 * 3600
+  const inputs = beaconPairingsOf(testParams(), [{ quantum_signature: { qrng_attestation: makeAttestation(base) } } as Block]).map((w) => w.input)
+  t.same(await pool.verifyBeacons(inputs), [true])
+  await pool.close()
+  await pool.started() // a closed pool starts nothing and does not hang
+})
