@@ -8,6 +8,10 @@ export type ChildSpec =
   /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting; it reports
    *  its memory as its tip passes each of `memoryAt` */
   | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[]; detail?: boolean }
+  /** the sync family's anchor: a fresh node process (the node's flags, as the syncing node's)
+   *  connecting the blocks in `blocksFile` (JSON) into a new chain in the empty `dataDir` (the
+   *  caller's, kept) as a syncing node does, then exiting */
+  | { role: 'connect'; blocksFile: string; dataDir: string }
   /** a node with the explorer on the public server */
   | { role: 'explorer'; dataDir: string }
   /** the anchor: a bare fastify route returning a constant */
@@ -28,6 +32,8 @@ export type ChildMessage =
   | { type: 'progress'; message: string }
   /** `cpuMs`: the process's CPU (user + system, every thread) from node start to the tip */
   | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures; cpuMs: number }
+  /** `cpuMs`: the process's CPU (user + system, every thread) while it connected */
+  | { type: 'connected'; seconds: number; cpuMs: number }
   /** the process's CPU so far (user + system, every thread) */
   | { type: 'cpu'; cpuMs: number }
   | { type: 'memory'; memory: MemoryFigures }

@@ -13,6 +13,8 @@ import type { UserConfig } from '../../core/kernel/config.ts'
 import { Kernel } from '../../core/kernel/kernel.ts'
 import type { PeerService } from '../../core/kernel/services.ts'
 import { benchParams, silentLogger } from './chain-fixture.ts'
+import { connectChain } from './chain-builder.ts'
+import type { Block } from '../../core/chain/types.ts'
 import type { ChildMessage, ChildSpec, MemoryFigures, ParentMessage } from './child-protocol.ts'
 import { heapSpaces, rocksParts, smapsParts } from './memory-detail.ts'
 import type { RocksStore } from '../../plugins/storage/rocks-store.ts'
@@ -182,14 +184,22 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
       return async () => { await app.close() }
     }
     case 'p2p-sync':
-      throw new Error('p2p-sync is not a serving role')
+    case 'connect':
+      throw new Error(`${spec.role} is not a serving role`)
   }
+}
+
+/** The sync family's anchor, in a process of its own like the syncing node (see child-protocol.ts). */
+async function connectOnce (spec: Extract<ChildSpec, { role: 'connect' }>): Promise<void> {
+  const blocks = JSON.parse(readFileSync(spec.blocksFile, 'utf8')) as Block[]
+  const { seconds, cpuMs: cpu } = await connectChain(benchParams(), blocks, 'connect', undefined, spec.dataDir)
+  send({ type: 'connected', seconds, cpuMs: cpu })
 }
 
 async function main (): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec
-  if (spec.role === 'p2p-sync') {
-    await syncOnce(spec)
+  if (spec.role === 'p2p-sync' || spec.role === 'connect') {
+    await (spec.role === 'p2p-sync' ? syncOnce(spec) : connectOnce(spec))
     process.exit(0)
   }
   const stop = await serve(spec)
