@@ -53,6 +53,8 @@ interface Pending { resolve: (results: boolean[]) => void; reject: (err: Error) 
 const workerUrl = new URL('./verify-worker.ts', import.meta.url)
 /** young generation of a verify thread (MiB): its garbage is short-lived, a small one suffices */
 export const VERIFY_WORKER_YOUNG_GENERATION_MB = 16
+/** beacon rounds in flight up to which they are a block's own (one or two a block); more are a download's batch */
+const BLOCK_PAIRINGS = 4
 /** finished jobs' buffers kept for reuse (a block's signatures and its leaves: two at a time) */
 const SPARE_BUFFERS = 2
 /** ...of at most this size each (a full block's checks are ~1 MB) */
@@ -73,8 +75,8 @@ export class SignatureVerifyPool implements SignatureVerifier {
   readonly #busy = new Map<Worker, number>()
   #nextId = 1
   #closed = false
-  /** beacon batches posted and not answered: the beacon thread is pairing */
-  #beaconBatches = 0
+  /** beacon rounds posted to the beacon thread and not answered */
+  #pairingsInFlight = 0
 
   /**
    * `core`, `bls`, `sha3`: the kernel's ML-DSA, BLS and SHA3 cores (its `cores.mldsa`,
@@ -125,11 +127,11 @@ export class SignatureVerifyPool implements SignatureVerifier {
     // one beacon thread (the last: the ML-DSA split starts at thread 0): the WASM BLS core
     // costs ~25 MiB in each thread that loads it, and one thread batch-verifies over a
     // thousand rounds a second, more than any sync needs (a devnet block quotes < 1 new round)
-    this.#beaconBatches++
+    this.#pairingsInFlight += inputs.length
     try {
       return await this.#post(this.#beaconThread, { kind: 'beacon', beacons: inputs })
     } finally {
-      this.#beaconBatches--
+      this.#pairingsInFlight -= inputs.length
     }
   }
 
@@ -194,11 +196,12 @@ export class SignatureVerifyPool implements SignatureVerifier {
    * while it pairs a batch of beacon rounds (a sync verifies a response's rounds while the
    * blocks before it connect): a job is answered only once every thread it went to has
    * answered, so each block's checks would wait for the whole batch. The others, and the
-   * calling thread's assist, share the job instead.
+   * calling thread's assist, share the job instead. A block's own round or two (a few
+   * milliseconds, which the block waits for anyway) leave the thread in the job.
    */
   #sharedThreads (items: number): number[] {
     const threads = Array.from({ length: Math.min(this.threads, items) }, (_, i) => i)
-    if (this.#beaconBatches === 0 || this.threads === 1) return threads
+    if (this.#pairingsInFlight <= BLOCK_PAIRINGS || this.threads === 1) return threads
     return threads.length < this.threads ? threads : threads.filter((i) => i !== this.#beaconThread)
   }
 
