@@ -210,10 +210,13 @@ t.test('explorer API on a small chain', async (t) => {
 
   t.test('search: where a query leads (issue 14 item 6)', async (t) => {
     const q = async (text: string) => await node.get(`/api/explorer/search?q=${encodeURIComponent(text)}`)
+    // a query of digits only is a height: an id prefix is taken up to its first hex letter at least
+    // (a random id starts with 8 digits about once in 43 runs)
+    const idPrefix = (id: string, min: number): string => id.slice(0, Math.max(min, id.search(/[a-f]/) + 1))
     t.same((await q('2')).json(), { type: 'block', height: 2 })
     t.same((await q(b1.hash)).json(), { type: 'block', height: 1 })
-    t.same((await q(memo.transaction_id.slice(0, 16))).json(), { type: 'tx', tx_id: memo.transaction_id }, 'the chat\'s 16-char id')
-    t.same((await q(pending.transaction_id.slice(0, 8).toUpperCase())).json(), { type: 'tx', tx_id: pending.transaction_id })
+    t.same((await q(idPrefix(memo.transaction_id, 16))).json(), { type: 'tx', tx_id: memo.transaction_id }, 'the chat\'s 16-char id')
+    t.same((await q(idPrefix(pending.transaction_id, 8).toUpperCase())).json(), { type: 'tx', tx_id: pending.transaction_id })
     t.same((await q('Alice')).json(), { type: 'address', address: alice.address, name: 'Alice' })
     t.same((await q(`0x${vmAddressOf(alice.address)}`)).json(), { type: 'address', address: vmAddressOf(alice.address) })
     const miss = await q('nobody')
