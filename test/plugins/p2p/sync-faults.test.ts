@@ -1,13 +1,10 @@
 import t from 'tap'
 import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
-import type { P2pTestNode } from './helpers.ts'
-import { startRogue, withBadPow } from './fixtures/rogue.ts'
-import type { RogueServes } from './fixtures/rogue.ts'
-import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
+import { withBadPow } from './fixtures/rogue.ts'
+import { rogueServing } from './fixtures/serving-rogue.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { makeAttestation, mineBlock } from '../../helpers/chain.ts'
-import { nodeVersion } from '../../../core/kernel/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
 
 /** A private chain on genesis; `spoil` may replace a block (its successors then build on it). */
@@ -22,25 +19,6 @@ function privateChain (n: number, spoil: (b: Block) => Block = (b) => b): Block[
     parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
   }
   return out
-}
-
-/** A rogue claiming a chain far heavier than the victim's and serving `blocks`. */
-async function rogueServing (t: { teardown(fn: () => unknown): void }, victim: P2pTestNode, blocks: Block[], serves: RogueServes = {}): Promise<string> {
-  const tip = blocks[blocks.length - 1] as Block
-  const rogue = await startRogue(t, params, victim.address, () => ({
-    chain_id: params.chainId, genesis_hash: victim.chain.genesisHash(), best_height: tip.height, best_hash: tip.hash, best_work: (10n ** 30n).toString(), version: nodeVersion(params)
-  }), {
-    headers: async () => blocks.map(encodeHeaderHex),
-    blocks: async function * (req) {
-      for (const hash of req.hashes) {
-        const b = blocks.find((x) => x.hash === hash)
-        if (b === undefined) return
-        yield encodeBlock(b)
-      }
-    },
-    ...serves
-  })
-  return rogue.peerId
 }
 
 t.test('headers without their proof-of-work cost the peer that sent them', async (t) => {

@@ -2,13 +2,10 @@
 // it arrives, while the blocks of the response before it still connect (issue 15).
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { params, startP2pNode, waitFor } from './helpers.ts'
-import { startRogue } from './fixtures/rogue.ts'
-import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
+import { rogueServing } from './fixtures/serving-rogue.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
 import { mineBlock } from '../../helpers/chain.ts'
-import { nodeVersion } from '../../../core/kernel/version.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import type { BeaconEvidenceView } from '../../../core/chain/attestation.ts'
 
@@ -46,19 +43,7 @@ t.test('the second response\'s beacon rounds are sent to the verifier before the
     if (block.hash === blocks[7]?.hash) overlapped = await Promise.race([secondBatch.then(() => true), sleep(5000).then(() => false)])
     return await process(block, origin, opts)
   }
-  const tip = blocks[blocks.length - 1] as Block
-  await startRogue(t, params, victim.address, () => ({
-    chain_id: params.chainId, genesis_hash: chain.genesisHash(), best_height: tip.height, best_hash: tip.hash, best_work: (10n ** 30n).toString(), version: nodeVersion(params)
-  }), {
-    headers: async () => blocks.map(encodeHeaderHex),
-    blocks: async function * (req) {
-      for (const hash of req.hashes) {
-        const b = blocks.find((x) => x.hash === hash)
-        if (b === undefined) return
-        yield encodeBlock(b)
-      }
-    }
-  })
+  await rogueServing(t, victim, blocks)
   await waitFor('the download to connect every block', () => chain.tip().height >= 20)
   t.same(batches, [8, 12], 'one batch of rounds a response')
   t.equal(overlapped, true, 'the second batch went out while the first response was still connecting')
