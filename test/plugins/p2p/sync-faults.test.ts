@@ -1,25 +1,14 @@
 import t from 'tap'
 import { encodeBlock } from '../../../core/chain/tx-codec.ts'
-import { extend, params, startP2pNode, waitFor } from './helpers.ts'
+import { extend, startP2pNode, waitFor } from './helpers.ts'
 import { withBadPow } from './fixtures/rogue.ts'
-import { rogueServing } from './fixtures/serving-rogue.ts'
-import { genesisBlock } from '../../../core/chain/genesis.ts'
-import { makeAttestation, mineBlock } from '../../helpers/chain.ts'
+import { privateChain as chainOnGenesis, rogueServing } from './fixtures/serving-rogue.ts'
+import { makeAttestation } from '../../helpers/chain.ts'
 import type { Block } from '../../../core/chain/types.ts'
 
-/** A private chain on genesis; `spoil` may replace a block (its successors then build on it). */
-function privateChain (n: number, spoil: (b: Block) => Block = (b) => b): Block[] {
-  const g = genesisBlock(params)
-  const out: Block[] = []
-  let parent = { hash: g.hash, height: 0, timestamp: g.timestamp }
-  for (let i = 0; i < n; i++) {
-    const timestamp = parent.timestamp + 1
-    const b = spoil(mineBlock(params, parent, { timestamp, attestation: i === 1 ? makeAttestation(timestamp, { health: { fano_factor: 9 } }) : undefined }))
-    out.push(b)
-    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
-  }
-  return out
-}
+/** the private chain of these tests: its block 2 carries an attestation whose health figure is a lie */
+const privateChain = (n: number, spoil?: (b: Block) => Block): Block[] =>
+  chainOnGenesis(n, (i, timestamp) => i === 1 ? { attestation: makeAttestation(timestamp, { health: { fano_factor: 9 } }) } : {}, spoil)
 
 t.test('headers without their proof-of-work cost the peer that sent them', async (t) => {
   const victim = await startP2pNode()

@@ -2,24 +2,9 @@
 // it arrives, while the blocks of the response before it still connect (issue 15).
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { params, startP2pNode, waitFor } from './helpers.ts'
-import { rogueServing } from './fixtures/serving-rogue.ts'
-import { genesisBlock } from '../../../core/chain/genesis.ts'
-import { mineBlock } from '../../helpers/chain.ts'
-import type { Block } from '../../../core/chain/types.ts'
+import { startP2pNode, waitFor } from './helpers.ts'
+import { privateChain, rogueServing } from './fixtures/serving-rogue.ts'
 import type { BeaconEvidenceView } from '../../../core/chain/attestation.ts'
-
-function privateChain (n: number): Block[] {
-  const g = genesisBlock(params)
-  const out: Block[] = []
-  let parent = { hash: g.hash, height: 0, timestamp: g.timestamp }
-  for (let i = 0; i < n; i++) {
-    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 })
-    out.push(b)
-    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
-  }
-  return out
-}
 
 t.test('the second response\'s beacon rounds are sent to the verifier before the first response\'s last block connects', async (t) => {
   const victim = await startP2pNode()
