@@ -6,7 +6,7 @@ import type { Wallet } from '../../core/chain/wallet.ts'
 import type { Block } from '../../core/chain/types.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { verifiedBeacons } from '../../core/entropy/beacon-cache.ts'
-import { rampedChunks } from '../../plugins/p2p/sync.ts'
+import { DEFAULT_BLOCKS_PER_REQUEST, rampedChunks } from '../../plugins/p2p/sync.ts'
 import { BlockSequence, benchTmpDir, devAccount, openBenchChain, randomAddress, transfer } from './chain-fixture.ts'
 
 export interface ChainShape {
@@ -59,21 +59,25 @@ export function buildBlocks (params: NetworkParams, shape: ChainShape, progress:
   return { blocks, senders }
 }
 
-/** blocks per request of a syncing node (its default), whose rampedChunks the runs follow */
-const SYNC_BLOCKS_PER_REQUEST = 64
+/**
+ * Connects `blocks` into a fresh chain under a new temp dir; returns the dir, the seconds it
+ * took and the process's CPU meanwhile. With `progress`, reports every fifth of the way (for
+ * chains that take a while).
+ */
+export async function connectChain (params: NetworkParams, blocks: Block[], label: string, progress?: (message: string) => void): Promise<{ dir: string; seconds: number; cpuMs: number }> {
+  const dir = benchTmpDir(label)
+  return { dir, ...await connectChainInto(params, blocks, dir, progress) }
+}
 
 /**
- * Connects `blocks` into a fresh chain under a new temp dir; returns the dir and the seconds it
- * took (`into`: an empty directory the caller made, instead). With `progress`, reports every
- * fifth of the way (for chains that take a while).
+ * connectChain into `dir`, an empty directory the caller made (and removes).
  *
  * As a syncing node connects a download: in runs as its requests cut them (8, 16, 32, then 64
  * blocks), each run's beacon rounds batch-verified on the verify pool (two pairings a batch),
  * the next run's while this one's blocks connect, and each block's signatures checked while the
  * one before it connects (ProcessOptions.next).
  */
-export async function connectChain (params: NetworkParams, blocks: Block[], label: string, progress?: (message: string) => void, into?: string): Promise<{ dir: string; seconds: number; cpuMs: number }> {
-  const dir = into ?? benchTmpDir(label)
+export async function connectChainInto (params: NetworkParams, blocks: Block[], dir: string, progress?: (message: string) => void): Promise<{ seconds: number; cpuMs: number }> {
   const bc = await openBenchChain(params, dir)
   const every = Math.max(1, Math.floor(blocks.length / 5))
   try {
@@ -85,7 +89,7 @@ export async function connectChain (params: NetworkParams, blocks: Block[], labe
     verifiedBeacons.clear()
     const started = performance.now()
     const cpuBefore = process.cpuUsage()
-    const runs = rampedChunks(blocks, SYNC_BLOCKS_PER_REQUEST)
+    const runs = rampedChunks(blocks, DEFAULT_BLOCKS_PER_REQUEST)
     const beaconsOf = (run: Block[] | undefined): Promise<void> => {
       const p = run === undefined ? Promise.resolve() : bc.chain.preverifyBeacons(run)
       p.catch(() => undefined) // awaited when its run connects
@@ -108,7 +112,7 @@ export async function connectChain (params: NetworkParams, blocks: Block[], labe
     }
     const seconds = (performance.now() - started) / 1000
     const cpu = process.cpuUsage(cpuBefore)
-    return { dir, seconds, cpuMs: (cpu.user + cpu.system) / 1000 }
+    return { seconds, cpuMs: (cpu.user + cpu.system) / 1000 }
   } finally {
     await bc.close()
   }

@@ -13,7 +13,7 @@ import type { UserConfig } from '../../core/kernel/config.ts'
 import { Kernel } from '../../core/kernel/kernel.ts'
 import type { PeerService } from '../../core/kernel/services.ts'
 import { benchParams, silentLogger } from './chain-fixture.ts'
-import { connectChain } from './chain-builder.ts'
+import { connectChainInto } from './chain-builder.ts'
 import type { Block } from '../../core/chain/types.ts'
 import type { ChildMessage, ChildSpec, MemoryFigures, ParentMessage } from './child-protocol.ts'
 import { heapSpaces, rocksParts, smapsParts } from './memory-detail.ts'
@@ -192,7 +192,7 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
 /** The sync family's anchor, in a process of its own like the syncing node (see child-protocol.ts). */
 async function connectOnce (spec: Extract<ChildSpec, { role: 'connect' }>): Promise<void> {
   const blocks = JSON.parse(readFileSync(spec.blocksFile, 'utf8')) as Block[]
-  const { seconds, cpuMs: cpu } = await connectChain(benchParams(), blocks, 'connect', undefined, spec.dataDir)
+  const { seconds, cpuMs: cpu } = await connectChainInto(benchParams(), blocks, spec.dataDir)
   send({ type: 'connected', seconds, cpuMs: cpu })
 }
 

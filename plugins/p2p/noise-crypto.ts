@@ -42,8 +42,8 @@ function encrypt (plaintext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: U
   return Buffer.concat([body, final, tag], body.byteLength + final.byteLength + tag.byteLength)
 }
 
+/** `ciphertext`: at least NATIVE_FROM_BYTES long, so it holds its tag */
 function decrypt (ciphertext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
-  if (ciphertext.byteLength < TAG_BYTES) throw new Error('Invalid chacha20poly1305 decryption')
   const text = ciphertext.subarray(0, ciphertext.byteLength - TAG_BYTES)
   const decipher = createDecipheriv(CHACHA_POLY1305, sessionKey(k), nonce, { authTagLength: TAG_BYTES })
   decipher.setAAD(ad, { plaintextLength: text.byteLength })

@@ -107,6 +107,8 @@ export function mayPrefetch (inFlight: number, size: number, bytesPerBlock: numb
   if (inFlight >= PREFETCH_REQUESTS) return false
   return (inFlight + 1) * size * bytesPerBlock <= PREFETCH_BYTES
 }
+/** blocks a request asks for when the node's configuration does not say (its schema's default too) */
+export const DEFAULT_BLOCKS_PER_REQUEST = 64
 /** the first blocks request of a round asks for this many at most (rampedChunks) */
 export const FIRST_REQUEST_BLOCKS = 8
 
@@ -365,7 +367,7 @@ export class Syncer {
 
   /** Downloads and processes the bodies of checked headers, a few requests ahead. */
   async #fetchBodies (peer: PeerRecord, headers: HeaderNode[], onBlocks: (n: number) => void, branchWork: bigint): Promise<void> {
-    const size = this.#o.blocksPerRequest ?? 64
+    const size = this.#o.blocksPerRequest ?? DEFAULT_BLOCKS_PER_REQUEST
     const chunks = rampedChunks(headers, size)
     // each response is checked as it arrives and its beacon rounds go to the verifier then, so
     // a prefetched response's rounds are verified while the blocks before it connect
