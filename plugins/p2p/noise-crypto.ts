@@ -4,8 +4,10 @@
 // a sync for every encrypted block (issue 15: the serving node's profile showed KeyObject
 // set-up as a third of its cipher time). A connection's two directions each keep one key for
 // their lifetime (libp2p's noise never rekeys), so the KeyObject is kept beside that key.
-// Everything else, and small messages (the WASM core is faster below ~1.2 KB), stays the
-// library's default.
+// Messages come as one array or as a list of the chunks they span (yamux's frames to seal, the
+// socket's reads to open: in a sync nearly every large message is a list), and both take the
+// prepared key. Everything else, and small messages (the WASM core is faster below ~1.2 KB),
+// stays the library's default.
 import { createCipheriv, createDecipheriv, createSecretKey } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import { defaultCrypto } from '@chainsafe/libp2p-noise/crypto'
@@ -33,35 +35,51 @@ export function sessionKey (k: Uint8Array): KeyObject {
   return key
 }
 
-function encrypt (plaintext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
+/** a message as noise hands it over: one array, or the received chunks it spans (Uint8ArrayList) */
+type Message = Parameters<ICryptoInterface['chaCha20Poly1305Decrypt']>[0]
+
+/** the cipher's output of every chunk, in one Buffer (a message is at most 64 KiB: one copy) */
+function updateAll (c: { update(b: Uint8Array): Buffer }, text: Message): Buffer[] {
+  if (text instanceof Uint8Array) return [c.update(text)]
+  const out: Buffer[] = []
+  for (const chunk of text) out.push(c.update(chunk))
+  return out
+}
+
+const joined = (parts: Buffer[]): Buffer => parts.length === 1 ? parts[0] as Buffer : Buffer.concat(parts)
+
+function encrypt (plaintext: Message, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
   const cipher = createCipheriv(CHACHA_POLY1305, sessionKey(k), nonce, { authTagLength: TAG_BYTES })
   cipher.setAAD(ad, { plaintextLength: plaintext.byteLength })
-  const body = cipher.update(plaintext)
-  const final = cipher.final()
-  const tag = cipher.getAuthTag()
-  return Buffer.concat([body, final, tag], body.byteLength + final.byteLength + tag.byteLength)
+  const parts = updateAll(cipher, plaintext)
+  parts.push(cipher.final(), cipher.getAuthTag())
+  return Buffer.concat(parts)
 }
 
 /** `ciphertext`: at least NATIVE_FROM_BYTES long, so it holds its tag */
-function decrypt (ciphertext: Uint8Array, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
-  const text = ciphertext.subarray(0, ciphertext.byteLength - TAG_BYTES)
+function decrypt (ciphertext: Message, nonce: Uint8Array, ad: Uint8Array, k: Uint8Array): Buffer {
+  const textBytes = ciphertext.byteLength - TAG_BYTES
+  // a received message usually spans several socket reads: the library's node:crypto path
+  // takes them as a list too, each chunk through the same decipher
+  const text = ciphertext instanceof Uint8Array ? ciphertext.subarray(0, textBytes) : ciphertext.sublist(0, textBytes)
   const decipher = createDecipheriv(CHACHA_POLY1305, sessionKey(k), nonce, { authTagLength: TAG_BYTES })
-  decipher.setAAD(ad, { plaintextLength: text.byteLength })
-  decipher.setAuthTag(ciphertext.subarray(ciphertext.byteLength - TAG_BYTES))
-  const body = decipher.update(text)
+  decipher.setAAD(ad, { plaintextLength: textBytes })
+  decipher.setAuthTag(ciphertext.subarray(textBytes))
+  const parts = updateAll(decipher, text)
   const final = decipher.final() // throws when the tag does not authenticate
-  return final.byteLength === 0 ? body : Buffer.concat([body, final], body.byteLength + final.byteLength)
+  if (final.byteLength > 0) parts.push(final)
+  return joined(parts)
 }
 
 /** `noise({ crypto: ledgerNoiseCrypto })`: the library's default crypto, session keys prepared once */
 export const ledgerNoiseCrypto: ICryptoInterface = {
   ...defaultCrypto,
   chaCha20Poly1305Encrypt (plaintext, nonce, ad, k) {
-    if (!(plaintext instanceof Uint8Array) || plaintext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Encrypt(plaintext, nonce, ad, k)
+    if (plaintext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Encrypt(plaintext, nonce, ad, k)
     return encrypt(plaintext, nonce, ad, k)
   },
   chaCha20Poly1305Decrypt (ciphertext, nonce, ad, k, dst) {
-    if (!(ciphertext instanceof Uint8Array) || ciphertext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Decrypt(ciphertext, nonce, ad, k, dst)
+    if (ciphertext.byteLength < NATIVE_FROM_BYTES) return defaultCrypto.chaCha20Poly1305Decrypt(ciphertext, nonce, ad, k, dst)
     return decrypt(ciphertext, nonce, ad, k)
   }
 }

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { defaultCrypto } from '@chainsafe/libp2p-noise/crypto'
+import { Uint8ArrayList } from 'uint8arraylist'
 import { ledgerNoiseCrypto, sessionKey } from '../../../plugins/p2p/noise-crypto.ts'
 
 const bytes = (x: Uint8Array | { subarray(): Uint8Array }): Buffer => Buffer.from(x instanceof Uint8Array ? x : x.subarray())
@@ -40,4 +41,22 @@ t.test('a session key is prepared once, and again when its array changes', async
   t.not(sessionKey(k), first, 'the array now holds another key')
   const sealed = bytes(ledgerNoiseCrypto.chaCha20Poly1305Encrypt(plain, nonce(0), new Uint8Array(0), k))
   t.ok(bytes(defaultCrypto.chaCha20Poly1305Decrypt(sealed, nonce(0), new Uint8Array(0), k)).equals(plain), 'sealed with the array\'s current key')
+})
+
+t.test('a message spanning several received chunks (a list) takes the prepared key too, both ways', async (t) => {
+  const k = randomBytes(32)
+  const ad = randomBytes(32)
+  const chunked = (b: Uint8Array, cut: number): Uint8ArrayList => new Uint8ArrayList(b.subarray(0, cut), b.subarray(cut, 2 * cut), b.subarray(2 * cut))
+  for (const size of [1200, 5000, 65_519]) {
+    const plain = randomBytes(size)
+    const theirs = bytes(defaultCrypto.chaCha20Poly1305Encrypt(plain, nonce(size), ad, k))
+    const ours = bytes(ledgerNoiseCrypto.chaCha20Poly1305Encrypt(chunked(plain, 333), nonce(size), ad, k))
+    t.ok(ours.equals(theirs), `${size} bytes sealed from a list: the default's ciphertext and tag`)
+    t.ok(bytes(ledgerNoiseCrypto.chaCha20Poly1305Decrypt(chunked(theirs, 500), nonce(size), ad, k)).equals(plain), `${size} bytes opened from a list`)
+    // the tag itself split across chunks
+    t.ok(bytes(ledgerNoiseCrypto.chaCha20Poly1305Decrypt(chunked(theirs, theirs.length - 8 - Math.floor((theirs.length - 8) / 2)), nonce(size), ad, k)).equals(plain), `${size} bytes, tag across chunks`)
+    const flipped = Buffer.from(theirs)
+    flipped[size - 1] = (flipped[size - 1] as number) ^ 1
+    t.throws(() => ledgerNoiseCrypto.chaCha20Poly1305Decrypt(chunked(flipped, 700), nonce(size), ad, k), `${size} bytes: a flipped bit in a list is refused`)
+  }
 })
