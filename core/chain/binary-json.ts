@@ -241,7 +241,11 @@ class Reader {
       case Tag.Object: {
         const out: Record<string, unknown> = {}
         // defineProperty: a key named __proto__ is data, as JSON.parse makes it
-        this.members((key) => { Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true }) })
+        this.members((key) => {
+          const v = this.value(depth + 1)
+          if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true })
+          else out[key] = v
+        })
         return out
       }
       default: return this.fail(`unknown tag ${tag}`)
