@@ -288,15 +288,30 @@ export class P2p implements PeerService {
     }
   }
 
-  /** Resolves when the peer subscribed to our topics, or after a few seconds (it may not gossip). */
+  /**
+   * Resolves when the peer subscribed to our topics, or after a few seconds (it may not gossip).
+   * Woken by gossipsub's subscription events (which it sends once it updated its subscribers),
+   * not polled: the sync a handshake starts waits on this.
+   */
   async #subscribed (id: string): Promise<void> {
     const pubsub = this.#node?.services.pubsub
     if (pubsub === undefined) return
     const wanted = Object.values(topics(this.#o.params))
-    const until = Date.now() + SUBSCRIPTION_WAIT_MS
-    while (!wanted.every((topic) => pubsub.getSubscribers(topic).some((p) => p.toString() === id))) {
-      if (Date.now() > until || this.#abort.signal.aborted) return
-      await new Promise((resolve) => setTimeout(resolve, 25))
+    const subscribed = (): boolean => wanted.every((topic) => pubsub.getSubscribers(topic).some((p) => p.toString() === id))
+    if (subscribed() || this.#abort.signal.aborted) return
+    const signal = this.#abort.signal
+    const { promise, resolve } = Promise.withResolvers<void>()
+    const onChange = (e: CustomEvent<{ peerId: PeerId }>): void => { if (e.detail.peerId.toString() === id && subscribed()) resolve() }
+    const timer = setTimeout(resolve, SUBSCRIPTION_WAIT_MS)
+    pubsub.addEventListener('subscription-change', onChange)
+    const onAbort = (): void => { resolve() }
+    signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      await promise
+    } finally {
+      clearTimeout(timer)
+      pubsub.removeEventListener('subscription-change', onChange)
+      signal.removeEventListener('abort', onAbort)
     }
   }
 
