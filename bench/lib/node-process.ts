@@ -152,11 +152,24 @@ async function signedInCookie (kernel: Kernel): Promise<string> {
   return `session=${session.value}`
 }
 
+/**
+ * Waits (up to 45 s, within the parent's wait for 'ready') until the chain database it serves
+ * has no flush or compaction running or due: a chain the bench has just connected is still
+ * being compacted when a serving node opens it, work that is the connect's, not the serving's,
+ * and that took half the serving node's CPU a block in some runs on two cores.
+ */
+async function settled (kernel: Kernel): Promise<void> {
+  const db = kernel.container.resolve('chainDb') as RocksStore
+  const until = performance.now() + 45_000
+  while (db.backgroundWork() > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
 async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
   switch (spec.role) {
     case 'p2p-serve': {
       const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port: 0 } })
       await kernel.start()
+      await settled(kernel)
       const port = (kernel.container.resolve('peers') as PeerService & { listenPort(): number | null }).listenPort()
       if (port === null) throw new Error('p2p is not listening')
       send({ type: 'ready', port })
@@ -165,6 +178,7 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
     case 'explorer': {
       const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'http', 'explorer'], {})
       await kernel.start()
+      await settled(kernel)
       send({ type: 'ready', port: httpPort(kernel) })
       return async () => { await kernel.stop() }
     }

@@ -98,6 +98,15 @@ export class RocksStore implements KvStore {
     return new RocksStore(location, db)
   }
 
+  /**
+   * Flushes and compactions running or due now (RocksDB's own counters): 0 once the database
+   * has settled, as a chain just written by a sync or a bulk connect has not for a while.
+   */
+  backgroundWork (): number {
+    const n = (property: string): number => Number(this.#db.getProperty(property))
+    return n('rocksdb.num-running-flushes') + n('rocksdb.num-running-compactions') + n('rocksdb.mem-table-flush-pending') + n('rocksdb.compaction-pending')
+  }
+
   memoryStats (): RocksMemoryStats {
     const n = (property: string): number => Number(this.#db.getProperty(property))
     return {

@@ -33,3 +33,30 @@ t.test('other sizes are applied as given', async (t) => {
   t.equal(db.memoryStats().blockCacheCapacity, 2 << 20)
   t.equal(Number(rocksOption(db.location, 'write_buffer_size')), 2 << 20)
 })
+
+t.test('tables below level 1 are ZSTD-compressed without dictionaries', async (t) => {
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  const db = await RocksStore.open(path.join(dir, 'chain'))
+  t.teardown(() => db.close())
+  t.equal(rocksOption(db.location, 'compression_per_level'), 'kNoCompression:kNoCompression:kZSTD:kZSTD:kZSTD:kZSTD:kZSTD', 'levels 0-1 plain, 2+ ZSTD')
+  t.match(rocksOption(db.location, 'compression_opts') ?? '', /;max_dict_bytes=0;/, 'no dictionary')
+  t.match(rocksOption(db.location, 'compression_opts') ?? '', /;zstd_max_train_bytes=0;/, 'no dictionary training')
+})
+
+t.test('background work is counted, and settles once what was written is flushed and compacted', async (t) => {
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  // a 1 MiB memtable budget: 256 KiB write buffers, flushed and compacted within a few MB
+  const db = await RocksStore.open(path.join(dir, 'chain'), { blockCacheBytes: 1 << 20, memtableBudgetBytes: 1 << 20 })
+  t.teardown(() => db.close())
+  t.equal(db.backgroundWork(), 0, 'an empty database has nothing to do')
+  const value = Buffer.alloc(4096, 7)
+  for (let b = 0; b < 40; b++) await db.write(Array.from({ length: 64 }, (_, i) => ({ type: 'put' as const, key: `k:${String(b * 64 + i).padStart(6, '0')}`, value })))
+  const seen = db.backgroundWork()
+  t.ok(Number.isInteger(seen) && seen >= 0, `a count (${seen} right after 10 MB of writes)`)
+  const until = Date.now() + 20_000
+  while (db.backgroundWork() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.equal(db.backgroundWork(), 0, 'settled within 20 s')
+  t.ok(readdirSync(db.location).filter((f) => f.endsWith('.sst')).length > 0, 'the writes were flushed to tables')
+})
