@@ -155,8 +155,8 @@ async function signedInCookie (kernel: Kernel): Promise<string> {
 /**
  * Waits (up to 45 s, within the parent's wait for 'ready') until the chain database it serves
  * has no flush or compaction running or due: a chain the bench has just connected is still
- * being compacted when a serving node opens it, work that is the connect's, not the serving's,
- * and that took half the serving node's CPU a block in some runs on two cores.
+ * being compacted when a serving node opens it (its table files change in the first seconds),
+ * work that is the connect's, not the serving's, on the two cores the measured nodes share.
  */
 async function settled (kernel: Kernel): Promise<void> {
   const db = kernel.container.resolve('chainDb') as RocksStore
