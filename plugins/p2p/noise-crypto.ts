@@ -38,7 +38,7 @@ export function sessionKey (k: Uint8Array): KeyObject {
 /** a message as noise hands it over: one array, or the received chunks it spans (Uint8ArrayList) */
 type Message = Parameters<ICryptoInterface['chaCha20Poly1305Decrypt']>[0]
 
-/** the cipher's output of every chunk, in one Buffer (a message is at most 64 KiB: one copy) */
+/** the cipher's output of each chunk of the message, in order */
 function updateAll (c: { update(b: Uint8Array): Buffer }, text: Message): Buffer[] {
   if (text instanceof Uint8Array) return [c.update(text)]
   const out: Buffer[] = []

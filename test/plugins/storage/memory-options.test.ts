@@ -6,6 +6,7 @@ import path from 'node:path'
 import { readdirSync, readFileSync } from 'node:fs'
 import { CHAIN_DB_MEMORY, RocksStore } from '../../../plugins/storage/rocks-store.ts'
 import { tmpDir, cleanup } from '../../helpers/chain.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 /** `key=value` of RocksDB's newest OPTIONS file in `location` (written at every open) */
 function rocksOption (location: string, key: string): string | undefined {
@@ -55,8 +56,7 @@ t.test('background work is counted, and settles once what was written is flushed
   for (let b = 0; b < 40; b++) await db.write(Array.from({ length: 64 }, (_, i) => ({ type: 'put' as const, key: `k:${String(b * 64 + i).padStart(6, '0')}`, value })))
   const seen = db.backgroundWork()
   t.ok(Number.isInteger(seen) && seen >= 0, `a count (${seen} right after 10 MB of writes)`)
-  const until = Date.now() + 20_000
-  while (db.backgroundWork() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50))
+  await waitFor('the flushes and compactions to finish', () => db.backgroundWork() === 0, 20_000)
   t.equal(db.backgroundWork(), 0, 'settled within 20 s')
   t.ok(readdirSync(db.location).filter((f) => f.endsWith('.sst')).length > 0, 'the writes were flushed to tables')
 })
