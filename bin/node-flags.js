@@ -26,12 +26,22 @@
 // reuses: RSS at 2,000 blocks 297-300 MiB (304-334 with two) and flat from height 500
 // (1.00-1.04x), at a sync rate within the machine's noise (108 vs 113 blocks/s, three
 // alternations). glibc reads it when the process starts, like the flag.
+//
+// MALLOC_MMAP_THRESHOLD_=131072, MALLOC_TRIM_THRESHOLD_=262144: with one arena, the main malloc
+// heap still grew 20-33 MiB between heights 500 and 2,000 of that sync (RSS 1.08-1.15x, the
+// block cache's 11 MiB of it): glibc raises its mmap threshold to the size of any mmap'd block
+// freed (a memtable's, a compaction's buffers, up to 32 MiB) and its trim threshold to twice
+// that, after which such blocks come from the heap and what they leave free at its top stays.
+// Fixed at glibc's own starting values (which fixes both, no longer moved by what is freed),
+// blocks of 128 KiB and more are mapped and unmapped, and 256 KiB free at the heap's top go
+// back: RSS from height 500 to 2,000 1.00x median (1.00-1.17, seven syncs) against 1.085x
+// (1.01-1.15) without, at the same sync rate (82-96 vs 88-92 blocks/s, alternated).
 
 /** flags `ledger run` adds to the process unless the user set the same flag (by name) */
 export const NODE_FLAGS = ['--max-semi-space-size=8']
 
 /** environment `ledger run` adds to the process unless the user set the variable (to anything) */
-export const NODE_ENV = { MALLOC_ARENA_MAX: '1' }
+export const NODE_ENV = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' }
 
 /**
  * The NODE_ENV entries `env` does not set.

@@ -81,7 +81,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     // Several pairs a run, which goes first alternating: one block each way a run (~20 ms
     // apiece on two shared cores) gave ratios of 1.03-1.49x within one run, and the block
     // connected first always the one with evidence
-    const pairsPerRun = ctx.quick ? 1 : 4
+    const pairsPerRun = ctx.quick ? 1 : 6
     const blocks = 2 * (ctx.runs + 1) * pairsPerRun
     ctx.progress(`signing ${blocks * txCount} transfers for ${blocks} blocks`)
     type Pair = Array<{ evidence: boolean; block: Block }>

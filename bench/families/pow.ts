@@ -24,6 +24,10 @@ import type { BenchContext, BenchFamily, BenchRow, FamilyReport, GoalResult } fr
 
 // a difficulty no run reaches, so every nonce of a timed batch is hashed
 const UNREACHABLE = 120
+/** pool samples (1 thread, all threads) per run; the goal is the median of their ratios */
+const POOL_PAIRS_PER_RUN = 3
+/** rounds of the six one-core contenders per run: the SIMD/scalar ratio moved 1.14-1.46x within one run at one a run */
+const SINGLE_ROUNDS_PER_RUN = 2
 
 /** Header prefix of a block the miner would assemble: coinbase + signed transfers, attested. */
 function realTemplate (): Uint8Array {
@@ -108,18 +112,23 @@ async function poolSample (pool: PowWorkerPool, prefix: Uint8Array, ms: number):
 async function run (ctx: BenchContext): Promise<FamilyReport> {
   const started = performance.now()
   const ms = ctx.quick ? 25 : 500
-  const poolMs = ctx.quick ? 100 : 1500
+  const poolMs = ctx.quick ? 100 : 1000
+  // pairs of 1-thread and all-threads samples per run: the all-cores rate needs both cores to
+  // itself, and one sample disturbed by the host moves the ratio by 10-25% (1.45-1.88x within
+  // one run at one pair a run), so each run takes several pairs and the goal their median
+  const poolPairs = ctx.quick ? 1 : POOL_PAIRS_PER_RUN
   const prefix = realTemplate()
   const simd = simdSupported()
-  ctx.progress(`one core: 3 PoW cores and 3 anchors, ${ctx.runs} runs of ${ms} ms each after a warm-up`)
+  const singleRounds = ctx.quick ? 1 : SINGLE_ROUNDS_PER_RUN
+  ctx.progress(`one core: 3 PoW cores and 3 anchors, ${ctx.runs * singleRounds} rounds of ${ms} ms each after a warm-up`)
   const single = await interleave({
     wasm: coreContender(getPowCore('wasm'), prefix, 20_000, ms),
     scalar: coreContender(wasmScalarPowCore, prefix, 20_000, ms),
     js: coreContender(getPowCore('js'), prefix, 2_000, ms),
     ...await anchorContenders(prefix, ms)
-  }, { runs: ctx.runs, onRound: (r, n) => { ctx.progress(`one core: round ${r + 1}/${n}`) } })
+  }, { runs: ctx.runs * singleRounds, onRound: (r, n) => { ctx.progress(`one core: round ${r + 1}/${n}`) } })
 
-  ctx.progress(`worker pool (wasm core): 1 thread vs ${ctx.cores} threads, ${poolMs} ms per sample`)
+  ctx.progress(`worker pool (wasm core): 1 thread vs ${ctx.cores} threads, ${ctx.runs * poolPairs} pairs of ${poolMs} ms samples`)
   const one = new PowWorkerPool({ threads: 1, core: 'wasm' })
   const all = new PowWorkerPool({ threads: ctx.cores, core: 'wasm' })
   let pooled: Record<'one' | 'all', number[]>
@@ -127,7 +136,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     pooled = await interleave({
       one: async () => await poolSample(one, prefix, poolMs),
       all: async () => await poolSample(all, prefix, poolMs)
-    }, { runs: ctx.runs, onRound: (r, n) => { ctx.progress(`pool: round ${r + 1}/${n}`) } })
+    }, { runs: ctx.runs * poolPairs, onRound: (r, n) => { ctx.progress(`pool: round ${r + 1}/${n}`) } })
   } finally {
     await one.close()
     await all.close()

@@ -27,10 +27,10 @@ t.test('missingNodeFlags: a flag set by name on the command line or in NODE_OPTI
 })
 
 t.test('missingNodeEnv: a variable the user set, to anything, is left alone', async (t) => {
-  t.same(NODE_ENV, { MALLOC_ARENA_MAX: '1' }, 'one malloc arena for every thread')
+  t.same(NODE_ENV, { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' }, 'one malloc arena for every thread, fixed mmap and trim thresholds')
   t.same(missingNodeEnv({}), NODE_ENV)
-  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '8' }), {})
-  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '' }), {}, 'even an empty value is the user\'s')
+  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '8' }), { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' }, 'each variable on its own')
+  t.same(missingNodeEnv({ MALLOC_ARENA_MAX: '', MALLOC_MMAP_THRESHOLD_: '', MALLOC_TRIM_THRESHOLD_: '' }), {}, 'even an empty value is the user\'s')
 })
 
 t.test('the bench starts its node processes with the same flags and environment', async (t) => {
@@ -43,11 +43,11 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   // preloaded in every process image the launcher runs: reports its pid and V8 flags
   const probe = path.join(dir, 'probe.mjs')
-  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null }) + '\\n')\n")
-  interface Probe { pid: number; execArgv: string[]; arenas: string | null }
+  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null, malloc: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))) }) + '\\n')\n")
+  interface Probe { pid: number; execArgv: string[]; arenas: string | null; malloc: Record<string, string> }
   const launch = (args: string[], execArgv: string[] = [], env: Record<string, string> = {}): Probe[] => {
     const base: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: '' }
-    delete base.MALLOC_ARENA_MAX
+    for (const k of Object.keys(NODE_ENV)) delete base[k]
     const r = spawnSync(NODE, [...execArgv, '--import', probe, path.join(ROOT, 'bin/ledger.js'), ...args], { encoding: 'utf8', timeout: 60_000, env: { ...base, ...env } })
     t.equal(r.status, 0, `ledger ${args.join(' ')} exits 0: ${r.stderr}`)
     return r.stderr.split('\n').filter((l) => l.startsWith('PROBE ')).map((l) => JSON.parse(l.slice(6)) as Probe)
@@ -58,11 +58,12 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   for (const f of NODE_FLAGS) t.ok(run[1]?.execArgv.includes(f), `run has ${f}`)
   t.equal(run[0]?.arenas, null)
   t.equal(run[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX, 'and MALLOC_ARENA_MAX in its environment')
+  t.same(run[1]?.malloc, NODE_ENV, 'with the mmap and trim thresholds')
   t.ok(run[1]?.execArgv.includes(probe), 'the caller\'s own node options are kept')
   t.equal(launch(['--help']).length, 1, '--help starts once')
-  const own = launch(['run', '--help'], ['--max-semi-space-size=32', '--heap-growing-percent=50'], { MALLOC_ARENA_MAX: '4' })
+  const own = launch(['run', '--help'], ['--max-semi-space-size=32', '--heap-growing-percent=50'], { ...NODE_ENV, MALLOC_ARENA_MAX: '4' })
   t.ok(own[0]?.execArgv.includes('--heap-growing-percent=50'), "the user's other V8 flags are kept")
-  t.equal(own.length, 1, "run with the user's own flags and MALLOC_ARENA_MAX starts once")
+  t.equal(own.length, 1, "run with the user's own flags and malloc variables starts once")
   t.ok(own[0]?.execArgv.includes('--max-semi-space-size=32'), "and keeps the user's value")
   t.equal(own[0]?.arenas, '4', "and the user's arenas")
   const flagOnly = launch(['run', '--help'], ['--max-semi-space-size=32'])
