@@ -36,8 +36,9 @@
 // blocks of 128 KiB and more are mapped and unmapped, and 256 KiB free at the heap's top go
 // back: RSS from height 500 to 2,000 1.00x median (1.00-1.17, seven syncs) against 1.085x
 // (1.01-1.15) without in the memory probe, at the same sync rate (82-96 vs 88-92 blocks/s,
-// alternated); in the full bench 1.03-1.10x (median 1.08, five syncs) against 1.01-1.27x
-// (median 1.09) in the ten syncs of the five runs before: the outliers went, the median less.
+// alternated); in three full bench runs 1.03-1.14x (fifteen syncs, the runs' medians
+// 1.06-1.08x) against 1.01-1.27x (median 1.09) in the ten syncs of the five runs before: the
+// outliers went, the median less.
 
 /** flags `ledger run` adds to the process unless the user set the same flag (by name) */
 export const NODE_FLAGS = ['--max-semi-space-size=8']

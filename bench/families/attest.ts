@@ -80,7 +80,8 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     await bc.chain.processBlock(seq.next(senders.map((w, i) => transfer(params, dev, w.address, 100, i, seq.nextTimestamp, i === 0))), 'test')
     // Several pairs a run, which goes first alternating: one block each way a run (~20 ms
     // apiece on two shared cores) gave ratios of 1.03-1.49x within one run, and the block
-    // connected first always the one with evidence
+    // connected first always the one with evidence; four pairs a run still gave run ratios of
+    // 1.07-1.53x within one run, so six
     const pairsPerRun = ctx.quick ? 1 : 6
     const blocks = 2 * (ctx.runs + 1) * pairsPerRun
     ctx.progress(`signing ${blocks * txCount} transfers for ${blocks} blocks`)
