@@ -16,7 +16,7 @@ import { assembleBlock } from '../../core/chain/template.ts'
 import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { NETWORKS } from '../../config/networks.ts'
-import { interleave, rateSample, statsOf } from '../lib/sampler.ts'
+import { interleave, rateSample, roundsFor, statsOf } from '../lib/sampler.ts'
 import type { Contender } from '../lib/sampler.ts'
 import { pairedRatios, summarize } from '../lib/stats.ts'
 import { goal, goalNotEvaluated } from '../lib/goals.ts'
@@ -116,19 +116,19 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
   // pairs of 1-thread and all-threads samples per run: the all-cores rate needs both cores to
   // itself, and one sample disturbed by the host moves the ratio by 10-25% (1.45-1.88x within
   // one run at one pair a run), so each run takes several pairs and the goal their median
-  const poolPairs = ctx.quick ? 1 : POOL_PAIRS_PER_RUN
+  const poolRounds = roundsFor(ctx, POOL_PAIRS_PER_RUN)
   const prefix = realTemplate()
   const simd = simdSupported()
-  const singleRounds = ctx.quick ? 1 : SINGLE_ROUNDS_PER_RUN
-  ctx.progress(`one core: 3 PoW cores and 3 anchors, ${ctx.runs * singleRounds} rounds of ${ms} ms each after a warm-up`)
+  const singleRounds = roundsFor(ctx, SINGLE_ROUNDS_PER_RUN)
+  ctx.progress(`one core: 3 PoW cores and 3 anchors, ${singleRounds} rounds of ${ms} ms each after a warm-up`)
   const single = await interleave({
     wasm: coreContender(getPowCore('wasm'), prefix, 20_000, ms),
     scalar: coreContender(wasmScalarPowCore, prefix, 20_000, ms),
     js: coreContender(getPowCore('js'), prefix, 2_000, ms),
     ...await anchorContenders(prefix, ms)
-  }, { runs: ctx.runs * singleRounds, onRound: (r, n) => { ctx.progress(`one core: round ${r + 1}/${n}`) } })
+  }, { runs: singleRounds, onRound: (r, n) => { ctx.progress(`one core: round ${r + 1}/${n}`) } })
 
-  ctx.progress(`worker pool (wasm core): 1 thread vs ${ctx.cores} threads, ${ctx.runs * poolPairs} pairs of ${poolMs} ms samples`)
+  ctx.progress(`worker pool (wasm core): 1 thread vs ${ctx.cores} threads, ${poolRounds} pairs of ${poolMs} ms samples`)
   const one = new PowWorkerPool({ threads: 1, core: 'wasm' })
   const all = new PowWorkerPool({ threads: ctx.cores, core: 'wasm' })
   let pooled: Record<'one' | 'all', number[]>
@@ -136,7 +136,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     pooled = await interleave({
       one: async () => await poolSample(one, prefix, poolMs),
       all: async () => await poolSample(all, prefix, poolMs)
-    }, { runs: ctx.runs * poolPairs, onRound: (r, n) => { ctx.progress(`pool: round ${r + 1}/${n}`) } })
+    }, { runs: poolRounds, onRound: (r, n) => { ctx.progress(`pool: round ${r + 1}/${n}`) } })
   } finally {
     await one.close()
     await all.close()

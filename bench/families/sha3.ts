@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import { createSHA3 } from 'hash-wasm'
 import { sha3_256 as nobleSha3_256, sha3_512 as nobleSha3_512 } from '@noble/hashes/sha3.js'
 import { getSha3Core } from '../../core/crypto/sha3.ts'
-import { interleave, rateSample, statsOf } from '../lib/sampler.ts'
+import { interleave, rateSample, roundsFor, statsOf } from '../lib/sampler.ts'
 import type { Contender } from '../lib/sampler.ts'
 import { pairedRatios } from '../lib/stats.ts'
 import { goal } from '../lib/goals.ts'
@@ -70,7 +70,7 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
       const data = crypto.randomBytes(size)
       const batch = Math.max(1, Math.floor(4096 / Math.sqrt(size)))
       const ms = ctx.quick ? 10 : (size >= 1 << 20 ? 400 : 150)
-      const rounds = ctx.quick ? ctx.runs : ctx.runs * ROUNDS_PER_RUN
+      const rounds = roundsFor(ctx, ROUNDS_PER_RUN)
       ctx.progress(`SHA3-${bits} at ${formatBytes(size)}: ${CONTENDERS.length} contenders × ${rounds + 1} rounds of ${ms} ms`)
       // each sample is MB/s: bytes hashed per second / 1e6
       const contenders = Object.fromEntries(CONTENDERS.map((c) => [c, (() => rateSample(() => { loops[c](data, batch); return batch }, ms) * size / 1e6) satisfies Contender])) as Record<ContenderName, Contender>

@@ -26,6 +26,15 @@ export interface InterleaveOptions {
 }
 
 /**
+ * Rounds for `interleave` when a family takes `perRun` rounds for each of the bench's runs:
+ * goals near their threshold whose single samples a disturbed moment moves take the median of
+ * more pairs. A quick run keeps one round a run.
+ */
+export function roundsFor (ctx: { runs: number; quick: boolean }, perRun: number): number {
+  return ctx.quick ? ctx.runs : ctx.runs * perRun
+}
+
+/**
  * Samples every contender once per round, rotating which goes first, for warm-up + runs
  * rounds. Returns each contender's samples of the measured rounds, in round order, so that
  * sample i of two contenders come from the same round.

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { summarize, pairedRatios } from '../../bench/lib/stats.ts'
-import { interleave, rateSample } from '../../bench/lib/sampler.ts'
+import { interleave, rateSample, roundsFor } from '../../bench/lib/sampler.ts'
 import { goal, goalNotEvaluated } from '../../bench/lib/goals.ts'
 import { renderMarkdown, renderText } from '../../bench/lib/table.ts'
 import { formatNumber } from '../../bench/lib/format.ts'
@@ -24,6 +24,12 @@ t.test('interleave drops the warm-up round and rotates who goes first', async (t
   const samples = await interleave({ a: () => { order.push('a'); return ++n }, b: async () => { order.push('b'); return ++n } }, { runs: 3, warmup: 1 })
   t.same(order, ['a', 'b', 'b', 'a', 'a', 'b', 'b', 'a'])
   t.same(samples, { a: [4, 5, 8], b: [3, 6, 7] }, 'the warm-up round (1, 2) is gone; sample i of each is from round i')
+})
+
+t.test('roundsFor: the family\'s rounds per run times the runs, one a run in a quick run', async (t) => {
+  t.equal(roundsFor({ runs: 5, quick: false }, 3), 15)
+  t.equal(roundsFor({ runs: 5, quick: false }, 1), 5)
+  t.equal(roundsFor({ runs: 2, quick: true }, 3), 2)
 })
 
 t.test('rateSample runs the batch for at least the budget and counts its operations', async (t) => {

@@ -43,8 +43,8 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   // preloaded in every process image the launcher runs: reports its pid and V8 flags
   const probe = path.join(dir, 'probe.mjs')
-  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null, malloc: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))) }) + '\\n')\n")
-  interface Probe { pid: number; execArgv: string[]; arenas: string | null; malloc: Record<string, string> }
+  writeFileSync(probe, "process.stderr.write('PROBE ' + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, malloc: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))) }) + '\\n')\n")
+  interface Probe { pid: number; execArgv: string[]; malloc: Record<string, string> }
   const launch = (args: string[], execArgv: string[] = [], env: Record<string, string> = {}): Probe[] => {
     const base: Record<string, string | undefined> = { ...process.env, NODE_OPTIONS: '' }
     for (const k of Object.keys(NODE_ENV)) delete base[k]
@@ -56,8 +56,8 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.equal(run.length, 2, 'run: the launcher, then the same launcher with the flags')
   t.equal(run[0]?.pid, run[1]?.pid, 'replaced in place: the same pid (signals, supervisors)')
   for (const f of NODE_FLAGS) t.ok(run[1]?.execArgv.includes(f), `run has ${f}`)
-  t.equal(run[0]?.arenas, null)
-  t.equal(run[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX, 'and MALLOC_ARENA_MAX in its environment')
+  t.equal(run[0]?.malloc.MALLOC_ARENA_MAX, undefined)
+  t.equal(run[1]?.malloc.MALLOC_ARENA_MAX, NODE_ENV.MALLOC_ARENA_MAX, 'and MALLOC_ARENA_MAX in its environment')
   t.same(run[1]?.malloc, NODE_ENV, 'with the mmap and trim thresholds')
   t.ok(run[1]?.execArgv.includes(probe), 'the caller\'s own node options are kept')
   t.equal(launch(['--help']).length, 1, '--help starts once')
@@ -65,9 +65,9 @@ t.test('`ledger run` re-executes itself with the flags (same process); other com
   t.ok(own[0]?.execArgv.includes('--heap-growing-percent=50'), "the user's other V8 flags are kept")
   t.equal(own.length, 1, "run with the user's own flags and malloc variables starts once")
   t.ok(own[0]?.execArgv.includes('--max-semi-space-size=32'), "and keeps the user's value")
-  t.equal(own[0]?.arenas, '4', "and the user's arenas")
+  t.equal(own[0]?.malloc.MALLOC_ARENA_MAX, '4', "and the user's arenas")
   const flagOnly = launch(['run', '--help'], ['--max-semi-space-size=32'])
   t.equal(flagOnly.length, 2, 'the flag given but not the variable: re-executed for the variable')
-  t.equal(flagOnly[1]?.arenas, NODE_ENV.MALLOC_ARENA_MAX)
+  t.equal(flagOnly[1]?.malloc.MALLOC_ARENA_MAX, NODE_ENV.MALLOC_ARENA_MAX)
   t.ok(flagOnly[1]?.execArgv.includes('--max-semi-space-size=32') && !flagOnly[1]?.execArgv.includes('--max-semi-space-size=8'), "with the user's semi-space flag, not ours")
 })
