@@ -4,7 +4,7 @@
 // which checks all of this again along with everything else.
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
-import { meetsDifficulty } from '../../core/pow/pow-core.ts'
+import { workFault } from './work-first.ts'
 import type { WireHeader } from './header-codec.ts'
 
 /** What the checks need to know of a header's ancestors (local blocks or headers already checked). */
@@ -32,6 +32,10 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
   const local = new Map<string, HeaderNode>()
   const find = (hash: string): HeaderNode | undefined => local.get(hash) ?? lookup(hash)
   for (const [i, h] of batch.entries()) {
+    // work first (docs/p2p.md "Work first"): a header's own hash and difficulty are checked
+    // before what links it to anything, so a batch of junk costs its maker real work
+    const fault = workFault(params, h)
+    if (fault !== null) throw new HeaderError(`header ${h.height}: ${fault}`)
     const parent = i === 0 ? lookup(h.previous_hash) : out[i - 1]
     if (parent === undefined) throw new HeaderError(`header ${h.height} does not connect to a known block`)
     if (h.previous_hash !== parent.hash) throw new HeaderError(`header ${h.height} does not extend the header before it`)
@@ -40,7 +44,6 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
     if (h.timestamp > now + params.maxFutureDrift) throw new FutureHeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
     const expected = nextDifficulty(params, h.height, parent.difficulty, () => intervalTimestamps(parent, params.difficultyInterval, find))
     if (h.difficulty !== expected) throw new HeaderError(`header ${h.height} has difficulty ${h.difficulty}, the schedule demands ${expected}`)
-    if (!meetsDifficulty(h.hashBytes, h.difficulty)) throw new HeaderError(`header ${h.height} hash does not meet its difficulty`)
     const node: HeaderNode = { hash: h.hash, height: h.height, timestamp: h.timestamp, previous_hash: h.previous_hash, difficulty: h.difficulty, work: parent.work + blockWork(h.difficulty) }
     out.push(node)
     local.set(node.hash, node)

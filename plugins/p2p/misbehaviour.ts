@@ -19,7 +19,21 @@ export const PENALTY = {
   /** a side block lighter than our tip (an honest relay does this only in a rare race) */
   lightBlock: 5,
   /** a request that timed out */
-  unresponsive: 5
+  unresponsive: 5,
+  /** a block with valid work that breaks a rule needing no state (a timestamp at or before its
+   *  parent's, or beyond the future drift): useless, and an honest clock rarely does it */
+  uselessBlock: 5,
+  /** a block with valid work whose parent we do not know (a partition's tip does this honestly,
+   *  once per block until the sync it starts catches up) */
+  orphanBlock: 2,
+  /** the same block announced again by the same peer (gossip never repeats a message) */
+  duplicateBlock: 2,
+  /** a valid transaction our state refuses (nonce, balance, unknown key) */
+  uselessTx: 2,
+  /** a transaction id announced again to the same peer (an honest node remembers) */
+  duplicateInv: 2,
+  /** more transaction ids than the per-peer announcement budget allows */
+  invFlood: 20
 } as const
 
 export const BAN_THRESHOLD = 100

@@ -8,6 +8,7 @@ import { fake } from './fixtures/node-services-plugin.ts'
 import { ADDRESS_DETAIL, BLOCK_DETAIL, BLOCK_SUMMARY, DECODED_TX, PAGINATION, checkShape } from '../explorer/fixtures/shape.ts'
 import type { FieldType } from '../explorer/fixtures/shape.ts'
 import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
+import { PROTOCOL_VERSION } from '../../../core/kernel/version.ts'
 
 const STATUS: Record<string, FieldType> = { node_running: 'bool', chain_height: 'int', peer_count: 'int', mining_active: 'bool', qrng_reachable: 'bool', simulate: 'bool', sync_state: 'string' }
 const NODE: Record<string, FieldType> = { node_id: 'string', version: 'string', started_at: 'float', uptime_seconds: 'float', data_dir: 'string' }
@@ -35,7 +36,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
   t.test('node', async (t) => {
     const n = (await node.get('/api/node')).json()
     checkShape(t, n, NODE, 'node')
-    t.equal(n.version, '1-devnet')
+    t.equal(n.version, `${PROTOCOL_VERSION}-devnet`)
     t.equal(n.data_dir, node.dataDir)
     t.equal(n.node_id, node.resolve('wallets').nodeWallet().address)
     t.equal(n.started_at, node.kernel.startedAt)

@@ -2,6 +2,7 @@ import t from 'tap'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { PeerEvent } from '../../../core/kernel/hooks.ts'
 import { recordingLogger } from '../../helpers/log.ts'
+import { PROTOCOL_VERSION } from '../../../core/kernel/version.ts'
 
 t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer hooks', async (t) => {
   const a = await startP2pNode()
@@ -14,7 +15,7 @@ t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer 
   const b = await startP2pNode({ peers: [a.address] })
   await waitFor('both sides to list each other', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
   const [fromB] = b.p2p.peers()
-  t.match(fromB, { peer_id: a.p2p.peerId, address: a.address, version: `1-${params.versionSuffix}`, best_height: 3 })
+  t.match(fromB, { peer_id: a.p2p.peerId, address: a.address, version: `${PROTOCOL_VERSION}-${params.versionSuffix}`, best_height: 3 })
   t.type(fromB?.connected_at, 'number')
   t.ok(Math.abs((fromB?.connected_at ?? 0) - Date.now() / 1000) < 60, 'connected_at is a Unix time in seconds')
   const [fromA] = a.p2p.peers()

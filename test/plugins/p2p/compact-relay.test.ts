@@ -1,0 +1,67 @@
+// Relay cost on one link, measured in bytes through a counting proxy (issue 28's goals): a
+// transaction body crosses the link once (announced by id, sent on request), and a block whose
+// transactions the receiver already holds crosses as a compact announcement.
+import t from 'tap'
+import { params, startP2pNode, waitFor } from './helpers.ts'
+import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/chain.ts'
+import { encodeBlock, encodeTx } from '../../../core/chain/tx-codec.ts'
+import { startByteCountingProxy } from './fixtures/byte-counting-proxy.ts'
+import type { Transaction } from '../../../core/chain/types.ts'
+
+t.test('a 100-transfer block whose transactions were announced crosses the link in under 5% of its size; each body once', async (t) => {
+  // status polls far apart: the bytes measured are the relay's, not the poll's
+  const quiet = { statusIntervalMs: 600_000 }
+  const a = await startP2pNode({ p2p: quiet })
+  t.teardown(() => a.stop())
+  const proxy = await startByteCountingProxy(a.p2p.listenPort() as number)
+  t.teardown(() => proxy.close())
+  const b = await startP2pNode({ p2p: quiet, peers: [proxy.address] })
+  t.teardown(() => b.stop())
+  await waitFor('the handshake through the proxy', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+
+  // a second funded sender: one sender may have only 64 transactions pending
+  const dev = devWallet()
+  const w = generateWallet()
+  const funding = transfer(params, dev, w.address, 1000, 0)
+  const tip0 = a.chain.tip()
+  await a.chain.processBlock(mineBlock(params, tip0, { txs: [funding] }), 'test')
+  await waitFor('b to follow the funding block', () => b.chain.tip().height === 1)
+
+  const txs: Transaction[] = []
+  for (let i = 0; i < 50; i++) txs.push(transfer(params, dev, generateWallet().address, 1, i + 1))
+  for (let i = 0; i < 50; i++) txs.push(transfer(params, w, generateWallet().address, 1, i, { withKey: i === 0 }))
+  const txBytes = txs.reduce((n, tx) => n + encodeTx(tx).length, 0)
+
+  const beforeTxs = proxy.bytes()
+  for (const tx of txs) a.mempool.add(tx)
+  await waitFor('b to hold all 100 transactions', () => b.mempool.size === 100, 30_000)
+  const txLink = proxy.bytes() - beforeTxs
+  t.comment(`transactions: ${txLink} bytes on the link for ${txBytes} bytes of transactions (${(txLink / txBytes).toFixed(3)}x)`)
+  t.ok(txLink <= 1.2 * txBytes, `each body crossed the link once (${(txLink / txBytes).toFixed(3)}x ≤ 1.2x)`)
+
+  const tip = a.chain.tip()
+  const block = mineBlock(params, tip, { txs })
+  const full = encodeBlock(block).length
+  const beforeBlock = proxy.bytes()
+  await a.chain.processBlock(block, 'test')
+  await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash, 30_000)
+  const blockLink = proxy.bytes() - beforeBlock
+  t.comment(`block: ${blockLink} bytes on the link for a ${full}-byte block (${(blockLink / full).toFixed(4)}x)`)
+  t.ok(blockLink <= 0.05 * full, `the block crossed compact (${(blockLink / full).toFixed(4)}x ≤ 0.05x)`)
+  t.equal(b.mempool.size, 0, 'its transactions left b\'s mempool')
+})
+
+t.test('a receiver that lacks the transactions asks for them by index and still connects the block', async (t) => {
+  const a = await startP2pNode()
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ peers: [a.address] })
+  t.teardown(() => b.stop())
+  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  const dev = devWallet()
+  const txs = [0, 1, 2].map((n) => transfer(params, dev, generateWallet().address, 1, n, { withKey: n === 0 }))
+  // the block is made on a alone (b never heard of its transactions)
+  const block = mineBlock(params, a.chain.tip(), { txs })
+  await a.chain.processBlock(block, 'test')
+  await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash)
+  t.equal((await b.chain.getBlockByHash(block.hash))?.transactions.length, 4)
+})
