@@ -151,7 +151,7 @@ export class Gossip {
   }
 
   #noWork (peerId: string, hash: string, reason: string): TopicValidatorResult {
-    return this.#reject(peerId, PENALTY.invalidBlock, { hash, code: BlockErrorCode.BAD_POW, reason: `block without proof of work: ${reason}`, block: true })
+    return this.#reject(peerId, PENALTY.invalidBlock, { hash, code: BlockErrorCode.BAD_POW, reason: `${BlockErrorCode.BAD_POW} block without proof of work: ${reason}`, block: true })
   }
 
   /** true when the peer announced this block before (and pays for it) */
