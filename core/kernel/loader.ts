@@ -15,6 +15,8 @@ import { findPluginPackage, isPackageName } from './plugin-package.ts'
 export class PluginLoadError extends Error {}
 
 const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins')
+/** commands that are no plugin of the node (wallet, verify, bench): tools/<name>/manifest.ts */
+const TOOLS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools')
 const BUILTIN_NAME = /^[a-z0-9][a-z0-9-]*$/
 
 /** services the kernel itself registers before any plugin */
@@ -29,7 +31,7 @@ export interface LoadedPlugin {
   enabled: boolean
 }
 
-interface Location { file: string; label: string; origin: string; enabled: boolean }
+export interface Location { file: string; label: string; origin: string; enabled: boolean }
 
 function builtinFile (name: string): string {
   return path.join(BUILTIN_DIR, name, 'manifest.ts')
@@ -45,7 +47,7 @@ function packageLocation (name: string, baseDir: string, enabled: boolean, asFal
     : `plugin package '${name}' is not installed for ${baseDir}; ${install}`)
 }
 
-function entryLocation (entry: PluginEntry, baseDir: string): Location {
+export function entryLocation (entry: PluginEntry, baseDir: string): Location {
   const e = typeof entry === 'string' ? (entry.startsWith('.') || path.isAbsolute(entry) ? { path: entry } : { name: entry }) : entry
   const enabled = e.enabled !== false
   const forms = [e.name, e.path, e.package].filter((v) => v !== undefined).length
@@ -71,11 +73,26 @@ export function builtinPluginNames (): string[] {
   return readdirSync(BUILTIN_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(BUILTIN_DIR, d.name, 'manifest.ts')))
     .map((d) => d.name)
+    .sort()
 }
 
 /** the built-in plugins' `commands.ts` files (the CLI commands their manifests contribute) */
 export function builtinCommandFiles (): string[] {
   return builtinPluginNames().map((name) => path.join(BUILTIN_DIR, name, 'commands.ts')).filter((f) => existsSync(f))
+}
+
+/** the tools' manifests (tools/<name>/manifest.ts), in name order */
+export function toolManifestFiles (): string[] {
+  if (!existsSync(TOOLS_DIR)) return []
+  return readdirSync(TOOLS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(TOOLS_DIR, d.name, 'manifest.ts')))
+    .map((d) => path.join(TOOLS_DIR, d.name, 'manifest.ts'))
+    .sort()
+}
+
+/** the default export of a plugin or tool module, unwrapping a CommonJS build's interop */
+export function defaultExport (mod: { default?: unknown }): unknown {
+  return isCjsInterop(mod.default) ? mod.default.default : mod.default
 }
 
 function isCjsInterop (m: unknown): m is { default: unknown } {
@@ -113,8 +130,7 @@ export async function loadPlugins (entries: readonly PluginEntry[], baseDir: str
       throw new PluginLoadError(`plugin '${label}' failed to load: ${(err as Error).message}${hint}`)
     }
     // a plugin compiled to CommonJS arrives as { __esModule, default } under the default export
-    const exported = mod.default
-    const manifest = checkManifest(isCjsInterop(exported) ? exported.default : exported, label)
+    const manifest = checkManifest(defaultExport(mod), label)
     const twin = out.find((p) => p.manifest.name === manifest.name)
     if (twin !== undefined) {
       throw new PluginLoadError(twin.origin === origin

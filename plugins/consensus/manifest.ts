@@ -32,6 +32,10 @@ export default definePlugin<ChainPluginConfig>({
     },
     additionalProperties: false
   },
+  status: (view) => {
+    const chain = view.service('chain')
+    return chain === undefined ? {} : { height: chain.tip().height, mempool: view.service('mempool')?.size ?? 0 }
+  },
   async register (ctx) {
     const cores = ctx.resolve('cores')
     const executor = await createContractExecutor(cores.vm, cores)

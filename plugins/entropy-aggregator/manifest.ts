@@ -4,7 +4,7 @@
 // client of that external source and serves nothing itself.
 import type { AddressInfo } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { commands } from './commands.ts'
+import { commands, flags } from './commands.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
 import type { EntropyAggregatorConfig } from './config.ts'
 import { createAggregator } from './factory.ts'
@@ -19,6 +19,11 @@ export default definePlugin<EntropyAggregatorConfig>({
   needs: ['http'],
   commands,
   configSchema,
+  flags,
+  summary: (view) => {
+    const entropy = view.service('entropy')?.status()
+    return entropy !== undefined && entropy.port > 0 ? [{ key: 'entropy', label: 'entropy', value: `http://${entropy.host}:${entropy.port}/api/health`, order: 180 }] : []
+  },
   register (ctx) {
     const c = ctx.config
     if (c.url !== null) {

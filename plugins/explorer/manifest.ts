@@ -1,6 +1,7 @@
 // Public explorer (SPEC 4.2): stats, blocks, transactions, addresses and receipts on the
 // public server, plus a web page at /explorer. Names come from the optional `names` service.
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
@@ -27,6 +28,10 @@ export default definePlugin<ExplorerConfig>({
       txCacheBytes: { type: 'integer', minimum: 0, default: DEFAULT_CACHE.txBytes }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'explorer', label: 'explorer', value: `${pub}/explorer`, order: 120 }]
   },
   async register (ctx) {
     const view: ViewContext = {

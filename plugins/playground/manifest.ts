@@ -3,6 +3,7 @@
 // calls are real signed transactions from the user's custodial wallet; the user comes from
 // the messenger's session cookie or an admin-issued API token of scope playground.
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
 import { rateRuleSchema } from '../../core/kernel/http-service.ts'
 import type { RateRule } from '../../core/kernel/http-service.ts'
 import { ContractStore } from './contract-store.ts'
@@ -33,6 +34,10 @@ export default definePlugin<PlaygroundConfig>({
       }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'playground', label: 'playground', value: `${pub}/playground`, order: 130 }]
   },
   async register (ctx) {
     const http = ctx.resolve('http')
