@@ -5,12 +5,13 @@
 //   { path }            a folder or file, relative to the config file's folder
 // Order: dependencies first, ties broken by the order the config lists them.
 import path from 'node:path'
-import { existsSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { PluginEntry } from './config.ts'
 import type { PluginManifest } from './plugin.ts'
 import type { Services } from './services.ts'
 import { findPluginPackage, isPackageName } from './plugin-package.ts'
+import { apiVersionRefusal, peerRangeRefusal } from './plugin-api.ts'
 
 export class PluginLoadError extends Error {}
 
@@ -31,7 +32,14 @@ export interface LoadedPlugin {
   enabled: boolean
 }
 
-export interface Location { file: string; label: string; origin: string; enabled: boolean }
+export interface Location {
+  file: string
+  label: string
+  origin: string
+  enabled: boolean
+  /** a package plugin's package.json (its peerDependencies are checked) */
+  packageJson?: string
+}
 
 function builtinFile (name: string): string {
   return path.join(BUILTIN_DIR, name, 'manifest.ts')
@@ -39,7 +47,7 @@ function builtinFile (name: string): string {
 
 function packageLocation (name: string, baseDir: string, enabled: boolean, asFallback: boolean): Location {
   const found = findPluginPackage(name, baseDir)
-  if (found.found) return { file: found.file, label: name, origin: `package '${name}'`, enabled }
+  if (found.found) return { file: found.file, label: name, origin: `package '${name}'`, enabled, packageJson: found.packageJson }
   if (found.reason === 'no-entry') throw new PluginLoadError(`plugin package '${name}' has no entry point: ${found.detail}`)
   const install = `install it next to the config file (npm install ${name} in ${baseDir})`
   throw new PluginLoadError(asFallback
@@ -105,7 +113,20 @@ function checkManifest (m: unknown, label: string): PluginManifest {
   if (typeof man.name !== 'string' || man.name.length === 0) throw new PluginLoadError(`plugin '${label}': manifest.name missing`)
   if (typeof man.register !== 'function') throw new PluginLoadError(`plugin '${man.name}': manifest.register must be a function`)
   if (!Array.isArray(man.provides) || !Array.isArray(man.needs)) throw new PluginLoadError(`plugin '${man.name}': manifest.provides and manifest.needs must be arrays`)
+  const refusal = apiVersionRefusal(man.name, man.apiVersion)
+  if (refusal !== undefined) throw new PluginLoadError(refusal)
   return man as PluginManifest
+}
+
+/** A package's declared range for ledger-node (peerDependencies), if any, holds for this node. */
+function checkPeerRange (label: string, packageJson: string): void {
+  let range: unknown
+  try {
+    range = (JSON.parse(readFileSync(packageJson, 'utf8')) as { peerDependencies?: Record<string, unknown> }).peerDependencies?.['ledger-node']
+  } catch { return }
+  if (typeof range !== 'string') return
+  const refusal = peerRangeRefusal(label, range)
+  if (refusal !== undefined) throw new PluginLoadError(refusal)
 }
 
 /** Node strips types only outside node_modules: a linked package (file:, npm link) has its real
@@ -121,7 +142,8 @@ function typeScriptInNodeModules (file: string): boolean {
 export async function loadPlugins (entries: readonly PluginEntry[], baseDir: string): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = []
   for (const entry of entries) {
-    const { file, label, origin, enabled } = entryLocation(entry, baseDir)
+    const { file, label, origin, enabled, packageJson } = entryLocation(entry, baseDir)
+    if (packageJson !== undefined) checkPeerRange(label, packageJson)
     let mod: { default?: unknown }
     try {
       mod = await import(pathToFileURL(file).href) as { default?: unknown }

@@ -121,6 +121,9 @@ export interface PluginContext<C = Record<string, unknown>> {
 export interface PluginManifest<C = Record<string, unknown>> {
   name: string
   description: string
+  /** the plugin API version this plugin is written for ('1.0'): the node loads it when its own
+   *  API (PLUGIN_API_VERSION) is that version or a later minor of the same major */
+  apiVersion: string
   /** container services this plugin registers */
   provides: ReadonlyArray<keyof Services>
   /** services that must exist (the node refuses to boot without them) */
@@ -140,6 +143,8 @@ export interface PluginManifest<C = Record<string, unknown>> {
   status?: (view: SummaryView) => StatusPart
   register(ctx: PluginContext<C>): Promise<void> | void
 }
+
+export { PLUGIN_API_VERSION } from './plugin-api.ts'
 
 export function definePlugin<C = Record<string, unknown>> (manifest: PluginManifest<C>): PluginManifest<C> {
   return manifest

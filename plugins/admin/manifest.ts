@@ -20,6 +20,7 @@ interface AdminConfig {
 export default definePlugin<AdminConfig>({
   name: 'admin',
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
+  apiVersion: '1.0',
   provides: [],
   needs: ['accounts', 'chain', 'http', 'publicHttp'],
   optional: ['faucet'],

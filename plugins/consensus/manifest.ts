@@ -20,6 +20,7 @@ interface ChainPluginConfig {
 export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
+  apiVersion: '1.0',
   provides: ['chain', 'mempool'],
   needs: ['chainDb'],
   configSchema: {

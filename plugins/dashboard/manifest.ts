@@ -35,6 +35,7 @@ interface DashboardConfig {
 export default definePlugin<DashboardConfig>({
   name: 'dashboard',
   description: 'node-local operator dashboard and Prometheus metrics',
+  apiVersion: '1.0',
   provides: ['dashboardHttp'],
   needs: ['chain', 'mempool', 'wallets', 'http', 'node'],
   optional: ['names', 'miner', 'entropy', 'peers'],

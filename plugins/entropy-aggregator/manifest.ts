@@ -15,6 +15,7 @@ import { RemoteEntropyProvider } from './remote-provider.ts'
 export default definePlugin<EntropyAggregatorConfig>({
   name: PLUGIN_NAME,
   description: 'entropy aggregator: verified beacons XOR the self-hosted source, REST contract on the entropy port',
+  apiVersion: '1.0',
   provides: ['entropy'],
   needs: ['http'],
   commands,

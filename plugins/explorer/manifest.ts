@@ -19,6 +19,7 @@ interface ExplorerConfig {
 export default definePlugin<ExplorerConfig>({
   name: 'explorer',
   description: 'public chain explorer: API and web page',
+  apiVersion: '1.0',
   provides: [],
   needs: ['chain', 'mempool', 'http', 'publicHttp'],
   optional: ['names', 'contractAbis'],

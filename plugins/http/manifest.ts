@@ -27,6 +27,7 @@ interface HttpConfig {
 export default definePlugin<HttpConfig>({
   name: 'http',
   description: 'public HTTP server: explorer, messenger, admin, playground, stream and web pages',
+  apiVersion: '1.0',
   provides: ['http', 'publicHttp'],
   needs: [],
   configSchema: {

@@ -30,6 +30,7 @@ interface MessengerConfig {
 export default definePlugin<MessengerConfig>({
   name: 'messenger',
   description: 'signup, login, chat messages as signed zero-amount transfers, landing page',
+  apiVersion: '1.0',
   provides: ['accounts', 'names', 'faucet'],
   needs: ['adminDb', 'wallets', 'chain', 'mempool', 'http', 'publicHttp'],
   configSchema: {

@@ -19,6 +19,7 @@ interface MinerConfig {
 export default definePlugin<MinerConfig>({
   name: 'miner',
   description: 'attested proof-of-work miner on worker threads',
+  apiVersion: '1.0',
   provides: ['miner'],
   needs: ['chain', 'mempool', 'entropy', 'wallets'],
   optional: ['peers'],

@@ -14,6 +14,7 @@ type P2pConfig = Omit<P2pSettings, 'port'> & { port: number | null }
 export default definePlugin<P2pConfig>({
   name: 'p2p',
   description: 'peer-to-peer networking: gossip, header-first sync, peer scoring',
+  apiVersion: '1.0',
   provides: ['peers'],
   needs: ['chain'],
   optional: ['mempool'],

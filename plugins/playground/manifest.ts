@@ -18,6 +18,7 @@ interface PlaygroundConfig {
 export default definePlugin<PlaygroundConfig>({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
+  apiVersion: '1.0',
   provides: ['contractAbis'],
   needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'http', 'publicHttp'],
   configSchema: {

@@ -12,6 +12,7 @@ function profile (dir: string): string {
 export default {
   name: 'greeter',
   description: 'says hello',
+  apiVersion: '1.0',
   provides: [],
   needs: [],
   commands: [{ command: 'greet', describe: 'print a greeting', builder: (y) => y.option('to', { type: 'string', default: 'world' }), handler: (a) => { console.log('hello ' + a.to) } }],
