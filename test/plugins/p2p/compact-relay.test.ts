@@ -7,6 +7,13 @@ import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/ch
 import { encodeBlock, encodeTx } from '../../../core/chain/tx-codec.ts'
 import { startByteCountingProxy } from './fixtures/byte-counting-proxy.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
+import { startRogue } from './fixtures/rogue.ts'
+import { ourStatus } from '../../../plugins/p2p/chain-server.ts'
+import { nodeVersion } from '../../../core/kernel/version.ts'
+import { topics } from '../../../plugins/p2p/protocol.ts'
+import { encodeCompact } from '../../../plugins/p2p/compact.ts'
+import { encodeHeader } from '../../../core/chain/header.ts'
+import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
 
 t.test('a 100-transfer block whose transactions were announced crosses the link in under 5% of its size; each body once', async (t) => {
   // status polls far apart: the bytes measured are the relay's, not the poll's
@@ -64,4 +71,23 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
   await a.chain.processBlock(block, 'test')
   await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash)
   t.equal((await b.chain.getBlockByHash(block.hash))?.transactions.length, 4)
+})
+
+t.test('a block relayed on its proven work whose body then fails costs its originator, not the relay', async (t) => {
+  const a = await startP2pNode()
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ peers: [a.address] })
+  t.teardown(() => b.stop())
+  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  const rogue = await startRogue(t, params, b.address, () => ourStatus(b.chain, nodeVersion(params)))
+  await waitFor('the rogue to pass the handshake', () => b.p2p.peers().some((p) => p.peer_id === rogue.peerId))
+  // valid header, work and envelope; the coinbase pays far more than the reward: a state rule
+  const tip = b.chain.tip()
+  const bad = mineBlock(params, tip, { coinbaseAmount: 1_000_000 })
+  await rogue.node.services.pubsub.publish(topics(params).compact, encodeCompact(bad, encodeHeader(bad)))
+  await waitFor('the relay (b) to refuse the body and charge the originator', () => b.p2p.score(rogue.peerId) >= PENALTY.invalidBlock)
+  await waitFor('a, which heard it from b, to charge the originator too', () => a.p2p.score(rogue.peerId) >= PENALTY.invalidBlock)
+  t.equal(a.p2p.score(b.p2p.peerId ?? ''), 0, 'the honest relay b costs nothing')
+  t.equal(a.chain.tip().hash, tip.hash)
+  t.equal(a.chain.getBlockMeta(bad.hash)?.status ?? 'invalid', 'invalid', 'a refused the block too')
 })

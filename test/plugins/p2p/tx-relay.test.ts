@@ -11,6 +11,7 @@ import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
 import type { TxInv } from '../../../plugins/p2p/protocol.ts'
 import { encodeTx } from '../../../core/chain/tx-codec.ts'
+import { TxError, TxErrorCode } from '../../../core/chain/errors.ts'
 
 const id = (n: number): string => createHash('sha3-256').update(String(n)).digest('hex')
 const tx = (n: number): Transaction => ({ sender: 'a'.repeat(32), recipient: 'b'.repeat(32), amount: n, timestamp: 1, transaction_id: id(n), signature: '', fee: 0, data: {}, nonce: n })
@@ -81,4 +82,14 @@ t.test('a body that is not the announced transaction costs its sender', async (t
   await waitFor('the penalty', () => h.penalties.length > 0)
   t.same(h.penalties, [['p1', PENALTY.malformed]])
   t.notOk(h.pool.has(id(4)))
+})
+
+t.test('a valid transaction our state refuses (nonce, balance) costs its sender a little', async (t) => {
+  const h = harness(['p1'])
+  t.teardown(() => h.relay.stop())
+  h.mempool.add = () => { throw new TxError(TxErrorCode.BAD_NONCE, 'nonce 7, expected 0') }
+  h.answers.set('p1', (ids) => ids.map(() => encodeTx(tx(5))))
+  h.relay.onInv('p1', { ids: [id(5)], sizes: [encodeTx(tx(5)).length] })
+  await waitFor('the penalty', () => h.penalties.length > 0)
+  t.same(h.penalties, [['p1', PENALTY.uselessTx]])
 })
