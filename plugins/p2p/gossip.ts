@@ -98,6 +98,10 @@ export class Gossip {
   readonly #held = new LruMap<HeldBlock>(16)
   /** per peer: block hashes it announced (an honest peer announces each once) */
   readonly #announcedBy = new LruMap<LruSet>(1024)
+  /** compact blocks being rebuilt or applied, settled when the chain is done with them: a child
+   *  announced meanwhile (the next block, relayed fast) waits for its parent instead of being
+   *  taken for an orphan */
+  readonly #inProgress = new Map<string, Promise<void>>()
   #running = false
 
   constructor (o: GossipOptions) { this.#o = o }
@@ -190,8 +194,18 @@ export class Gossip {
     if (fault !== null) return this.#noWork(peerId, h.hash, fault)
     o.onBlockReceived?.(h.hash, peerId)
     if (this.#repeated(peerId, h.hash)) return TopicValidatorResult.Ignore
-    if (o.chain.getBlockMeta(h.hash) !== undefined || this.fromPeers.has(h.hash)) return TopicValidatorResult.Ignore
-    const built = await this.#rebuild(peerId, c)
+    if (o.chain.getBlockMeta(h.hash) !== undefined || this.fromPeers.has(h.hash) || this.#inProgress.has(h.hash)) return TopicValidatorResult.Ignore
+    const { promise, resolve } = Promise.withResolvers<void>()
+    this.#inProgress.set(h.hash, promise)
+    const settle = (): void => { this.#inProgress.delete(h.hash); resolve() }
+    let built: Rebuilt
+    try {
+      built = await this.#rebuild(peerId, c)
+    } catch (err) {
+      settle()
+      throw err
+    }
+    if (built === null || 'fault' in built) settle()
     if (built === null) return TopicValidatorResult.Ignore
     if ('fault' in built) {
       if (built.fault === 0) return TopicValidatorResult.Ignore
@@ -206,7 +220,9 @@ export class Gossip {
     this.fromPeers.add(h.hash)
     this.#held.set(h.hash, built)
     const origin = msg.type === 'signed' ? msg.from.toString() : peerId
-    this.#apply(built, peerId, origin)
+    this.#apply(built, peerId, origin).catch((err: unknown) => {
+      o.logger.error({ err, hash: h.hash }, 'applying a relayed block failed')
+    }).finally(settle)
     return TopicValidatorResult.Accept
   }
 
@@ -218,6 +234,7 @@ export class Gossip {
     const o = this.#o
     const h = c.header
     if (!envelopeMatches(c)) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_HASH, reason: 'compact block envelope is not the one its header commits to' }
+    await this.#inProgress.get(h.previous_hash)
     const parent = o.chain.getBlockMeta(h.previous_hash)
     if (parent === undefined) { this.#orphan(peerId, h.hash, h.height); return null }
     if (parent.status === 'invalid') return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_TX, reason: 'block extends an invalid block' }
@@ -307,10 +324,10 @@ export class Gossip {
   }
 
   /** Applies a relayed block; a body that fails is the originator's fault (relays could not check it). */
-  #apply (held: HeldBlock, peerId: string, origin: string): void {
+  async #apply (held: HeldBlock, peerId: string, origin: string): Promise<void> {
     const { block, forms } = held
     const { chain } = this.#o
-    chain.processBlock(block, 'peer', { txForms: forms, announceRejection: false }).then(() => {
+    await chain.processBlock(block, 'peer', { txForms: forms, announceRejection: false }).then(() => {
       const meta = chain.getBlockMeta(block.hash)
       if (meta !== undefined && meta.status !== 'invalid') this.#o.onPeerBlock(peerId, block, BigInt(meta.work))
     }, (err: unknown) => {

@@ -71,6 +71,15 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
   await a.chain.processBlock(block, 'test')
   await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash)
   t.equal((await b.chain.getBlockByHash(block.hash))?.transactions.length, 4)
+  // the next block right behind it, while b may still be asking for the first one's
+  // transactions: it waits for its parent rather than being taken for an orphan
+  const more = [3, 4].map((n) => transfer(params, dev, generateWallet().address, 1, n))
+  const first = mineBlock(params, block, { txs: more })
+  const second = mineBlock(params, first)
+  await a.chain.processBlock(first, 'test')
+  await a.chain.processBlock(second, 'test')
+  await waitFor('b to connect both', () => b.chain.tip().hash === second.hash)
+  t.equal(b.p2p.score(a.p2p.peerId ?? ''), 0, 'no orphan charged to the honest announcer')
 })
 
 t.test('a block relayed on its proven work whose body then fails costs its originator, not the relay', async (t) => {
