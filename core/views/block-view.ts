@@ -2,6 +2,8 @@
 // be built from the stored block meta alone, so block lists never parse whole blocks.
 import type { Block, QuantumSignature } from '../chain/types.ts'
 import { attestationFacts } from '../chain/attestation.ts'
+import { entropyEvidenceOf } from '../chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../chain/entropy-evidence.ts'
 import type { BlockMeta } from '../chain/keys.ts'
 import { decodeTx } from './tx-view.ts'
 import type { DecodedTx } from './tx-view.ts'
@@ -15,8 +17,11 @@ export interface BlockSummary {
   tx_count: number
   miner: string
   difficulty: number
-  /** a main-chain block passed attestation validation; only genesis carries none */
+  /** a main-chain block passed attestation validation; only genesis carries none (SPEC 2.4:
+   *  true says the envelope passed the chain's rules, not what they prove: entropy_evidence does) */
   quantum_verified: boolean
+  /** what the attestation proves (docs/entropy.md); null where the block meta predates it */
+  entropy_evidence: EntropyEvidence | null
 }
 
 export interface BlockDetail extends BlockSummary {
@@ -43,7 +48,8 @@ export function summaryOfMeta (meta: BlockMeta): BlockSummary {
     miner: meta.miner,
     difficulty: meta.difficulty,
     // the chain connects no block past genesis without a verified attestation
-    quantum_verified: meta.height > 0
+    quantum_verified: meta.height > 0,
+    entropy_evidence: meta.height === 0 ? 'genesis' : meta.entropy_evidence ?? null
   }
 }
 
@@ -56,7 +62,8 @@ export function summaryOfBlock (block: Block): BlockSummary {
     tx_count: block.transactions.length,
     miner: block.miner,
     difficulty: block.difficulty,
-    quantum_verified: block.quantum_signature !== null
+    quantum_verified: block.quantum_signature !== null,
+    entropy_evidence: entropyEvidenceOf(block.quantum_signature)
   }
 }
 
