@@ -1,5 +1,5 @@
 // The explorer's block view re-verifies the attestation in headless chromium with the node's
-// own libraries served as ES modules: "verified in your browser" for a real block, and the
+// own libraries served as ES modules: "beacon-verified in your browser" for a real block, and the
 // failed rule named when the served envelope is altered on the way (intercepted response).
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
@@ -31,7 +31,7 @@ t.test('the block view shows the attestation and verifies it in the browser', as
   t.equal(await page.textContent('#attestation-commitment'), env.commitment)
   t.match(await page.textContent('#attestation-health'), /^monobit 0\.\d{4}, Fano \d\.\d{4}, pool \d+ bytes$/)
   await page.waitForSelector('#attestation-badge[data-state="verified"]')
-  t.equal(await page.textContent('#attestation-badge'), 'verified in your browser')
+  t.equal(await page.textContent('#attestation-badge'), 'beacon-verified in your browser')
   t.match(await page.getAttribute('#attestation-badge', 'title'), /beacon-devnet round \d+ \(BLS\), derivation, commitment, health/)
 
   // the same block, served with another round's signature (randomness kept consistent)
