@@ -216,8 +216,8 @@ function renderEntropy (q) {
   for (const [k, v] of Object.entries(q)) {
     if (k === 'beacons' && Array.isArray(v)) {
       // one line per trusted beacon; the full key is in the title and in /api/qrng
-      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, v.length === 0 ? 'none trusted' : h('ul', { class: 'beacons' }, ...v.map((b) =>
-        h('li', { title: b.public_key }, `${b.id} · ${b.scheme} · every ${b.period}s · key ${short(b.public_key, 16)}`))))))
+      const items = v.map((b) => h('li', { title: b.public_key }, `${b.id} · ${b.scheme} · every ${b.period}s · key ${short(b.public_key, 16)}`))
+      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, items.length === 0 ? 'none trusted' : h('ul', { class: 'beacons' }, ...items))))
     } else if (k === 'evidence') {
       rows.push(h('tr', {}, h('th', {}, k), h('td', {}, v === null ? 'serving nothing' : evidenceCell(v))))
     } else if (v !== null && typeof v === 'object') {
