@@ -20,11 +20,16 @@ export interface BlockSummary {
   /** a main-chain block passed attestation validation; only genesis carries none (SPEC 2.4:
    *  true says the envelope passed the chain's rules, not what they prove: entropy_evidence does) */
   quantum_verified: boolean
-  /** what the attestation proves (docs/entropy.md); null where the block meta predates it */
+}
+
+/** a block in the explorer's and dashboard's lists: the summary and what its attestation
+ *  proves (docs/entropy.md; null where the block meta predates it). The stream's block event
+ *  stays the bare summary SPEC 6 fixes. */
+export interface ListedBlock extends BlockSummary {
   entropy_evidence: EntropyEvidence | null
 }
 
-export interface BlockDetail extends BlockSummary {
+export interface BlockDetail extends ListedBlock {
   merkle_root: string
   nonce: number
   qrng_attestation_present: boolean
@@ -38,7 +43,7 @@ export interface BlockDetail extends BlockSummary {
   transactions: DecodedTx[]
 }
 
-export function summaryOfMeta (meta: BlockMeta): BlockSummary {
+export function summaryOfMeta (meta: BlockMeta): ListedBlock {
   return {
     height: meta.height,
     hash: meta.hash,
@@ -62,8 +67,7 @@ export function summaryOfBlock (block: Block): BlockSummary {
     tx_count: block.transactions.length,
     miner: block.miner,
     difficulty: block.difficulty,
-    quantum_verified: block.quantum_signature !== null,
-    entropy_evidence: entropyEvidenceOf(block.quantum_signature)
+    quantum_verified: block.quantum_signature !== null
   }
 }
 
@@ -71,6 +75,7 @@ export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
   const attestation = block.quantum_signature?.qrng_attestation
   return {
     ...summaryOfBlock(block),
+    entropy_evidence: entropyEvidenceOf(block.quantum_signature),
     merkle_root: block.merkle_root,
     nonce: block.nonce,
     qrng_attestation_present: attestation !== undefined && attestation !== null,

@@ -86,7 +86,7 @@ t.test('live tiles, charts, blocks, peers, search and submit', async (t) => {
  *  charts whose domains come from their points and whose y labels fit their axis. */
 async function layoutFacts (page: Page) {
   return await page.evaluate(() => {
-    const tiles = [...document.querySelectorAll<HTMLElement>('.tile')].map((e) => e.offsetTop)
+    const tiles = Array.from(document.querySelectorAll<HTMLElement>('.tile'), (e) => e.offsetTop)
     const rows = new Map<number, number>()
     for (const top of tiles) rows.set(top, (rows.get(top) ?? 0) + 1)
     const measure = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D
@@ -102,7 +102,7 @@ async function layoutFacts (page: Page) {
         measure.font = '12px system-ui, sans-serif'
         const widest = Math.max(0, ...(axis._values ?? []).map((v) => measure.measureText(v).width))
         return [name, {
-          xs: u.data[0], ys: u.data[1],
+          xs: u.data[0] ?? [], ys: u.data[1] ?? [],
           x: { min: u.scales.x!.min, max: u.scales.x!.max },
           y: { min: u.scales.y!.min, max: u.scales.y!.max },
           labels: axis._values, widestLabel: widest, axisSize: axis._size,

@@ -23,6 +23,6 @@ t.test('each envelope says what it proves', async (t) => {
 t.test('the pages use the same labels and meanings', async (t) => {
   t.same(PAGE_VOCABULARY, ENTROPY_EVIDENCE)
   t.equal(evidenceBadge('beacon-verified').cls.split(' ')[0], 'ok', 'only beacon evidence is green')
-  for (const code of ['signed-unverifiable', 'no-evidence', 'genesis', null]) t.notMatch(evidenceBadge(code).cls, /\bok\b/, `${String(code)} is not green`)
+  for (const code of ['signed-unverifiable', 'no-evidence', 'genesis', null] as const) t.notMatch(evidenceBadge(code).cls, /\bok\b/, `${String(code)} is not green`)
   t.equal(evidenceBadge(null).label, 'not recorded')
 })
