@@ -104,6 +104,8 @@ export type SyncState = 'idle' | 'syncing' | 'synced'
 export interface PeerService {
   peers(): PeerInfo[]
   syncState(): SyncState
+  /** the multiaddrs this node listens on (for the startup summary) */
+  listenAddresses?(): string[]
   /** totals for the operator's metrics (absent where the transport does not count them) */
   traffic?(): PeerTraffic
 }
