@@ -23,6 +23,9 @@ import { Gossip } from './gossip.ts'
 import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
+import { ConnectionSlots, slotLimits } from './connection-slots.ts'
+import type { SlotConnection } from './connection-slots.ts'
+import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import type { StatusMessage } from './protocol.ts'
@@ -62,6 +65,13 @@ const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
 const CONCURRENT_BLOCK_RESPONSES = 8
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
+/**
+ * connections libp2p accepts beyond maxPeers: room for an inbound newcomer to reach the gater,
+ * which evicts an inbound peer for it (ConnectionSlots); libp2p's pruner acts only past this
+ */
+const EVICTION_HEADROOM = 4
+/** peer-store tag that keeps the connections this node dialed out of libp2p's pruning */
+const OUTBOUND_TAG = 'ledger-outbound'
 
 export class P2p implements PeerService {
   readonly #o: P2pOptions
@@ -78,6 +88,9 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
+  readonly #addressOf = new Map<string, string>()
+  readonly slots: ConnectionSlots
 
   constructor (o: P2pOptions) {
     this.#o = o
@@ -86,7 +99,18 @@ export class P2p implements PeerService {
     this.misbehaviour = new Misbehaviour({
       file: path.join(o.dataDir, BANS_FILE),
       banSeconds: o.banSeconds,
-      onBan: (peerId, reason) => { this.#onBan(peerId, reason) }
+      onBan: (peerId, reason) => { this.#onBan(peerId, reason) },
+      onPersistError: (err) => { o.logger.warn({ err: err.message, code: err.code }, 'cannot write the ban list; bans are kept in memory') }
+    })
+    this.slots = new ConnectionSlots(slotLimits(o.maxPeers), {
+      connections: () => this.#connections(),
+      usefulness: (peerId) => {
+        const r = this.table.get(peerId)
+        return { pingMs: r?.pingMs ?? Infinity, lastBlockAt: r?.lastBlockAt ?? 0, lastTxAt: r?.lastTxAt ?? 0, protected: this.#redialer?.isBootstrap(peerId) === true }
+      },
+      close: async (id) => { await this.#node?.getConnections().find((c) => c.id === id)?.close({ signal: AbortSignal.timeout(1000) }) },
+      isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
+      isAddressBanned: (ip) => this.misbehaviour.isAddressBanned(ip)
     })
     o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
     // Taps are registered once, here; they do nothing until the node runs.
@@ -146,8 +170,9 @@ export class P2p implements PeerService {
       node = await createLibp2pNode({
         privateKey: identity.privateKey,
         listen: [`/${ip}/${o.host}/tcp/${o.port}`],
-        maxConnections: o.maxPeers,
-        isBanned: (id) => this.misbehaviour.isBanned(id)
+        maxConnections: o.maxPeers + EVICTION_HEADROOM,
+        isBanned: (id) => this.misbehaviour.isBanned(id),
+        slots: this.slots
       })
     } catch (err) {
       // libp2p reports a taken port as a generic listen failure; find the errno so the kernel
@@ -193,6 +218,14 @@ export class P2p implements PeerService {
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
     this.#gossip = gossip
+    node.addEventListener('connection:open', (e) => {
+      const conn = e.detail
+      const ip = ipOf(conn.remoteAddr)
+      const id = conn.remotePeer.toString()
+      if (ip !== undefined) this.#addressOf.set(id, ip)
+      // the peers this node chose itself keep their slots when libp2p prunes
+      if (conn.direction === 'outbound') node.peerStore.merge(conn.remotePeer, { tags: { [OUTBOUND_TAG]: { value: 100 } } }).catch(() => undefined)
+    })
     node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
     node.addEventListener('peer:disconnect', (e) => { this.#onDisconnect(e.detail.toString()) })
     await node.start()
@@ -212,12 +245,13 @@ export class P2p implements PeerService {
     this.#gossip?.stop()
     await this.#node?.stop()
     await this.#syncer?.idle()
+    await this.misbehaviour.flush()
   }
 
   // ---- peers
 
   penalize (peerId: string, points: number, reason: string): void {
-    const banned = this.misbehaviour.penalize(peerId, points, reason)
+    const banned = this.misbehaviour.penalize(peerId, points, reason, this.#addressOf.get(peerId))
     if (!banned) this.#o.logger.debug({ peer: peerId, points, score: this.misbehaviour.score(peerId), reason }, 'peer penalized')
   }
 
@@ -322,7 +356,14 @@ export class P2p implements PeerService {
     this.#o.hooks.blockRejected.call({ hash, code: BlockErrorCode.BAD_FORMAT, reason, origin: 'peer' })
   }
 
+  #connections (): SlotConnection[] {
+    return (this.#node?.getConnections() ?? []).filter((c) => c.status === 'open').map((c) => ({
+      id: c.id, peerId: c.remotePeer.toString(), remoteAddr: c.remoteAddr, direction: c.direction, openedAt: c.timeline.open
+    }))
+  }
+
   #onDisconnect (id: string): void {
+    this.#addressOf.delete(id)
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')
@@ -335,8 +376,11 @@ export class P2p implements PeerService {
     if (client === null || !this.table.has(id) || this.#refreshing.has(id)) return
     this.#refreshing.add(id)
     try {
+      const started = performance.now()
       const s = await client.status(id, this.#status())
       if (this.#incompatible(s) !== null) { await this.disconnect(id); return }
+      const record = this.table.get(id)
+      if (record !== undefined) record.pingMs = performance.now() - started
       this.table.noteStatus(id, s)
       this.#syncer?.trigger()
     } catch (err) {

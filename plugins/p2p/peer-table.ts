@@ -12,6 +12,11 @@ export interface PeerRecord {
   bestHeight: number
   bestHash: string
   bestWork: bigint
+  /** the last status round trip (ms); Infinity until measured */
+  pingMs: number
+  /** when the peer last gave us a block we stored / a transaction we admitted (ms; 0: never) */
+  lastBlockAt: number
+  lastTxAt: number
 }
 
 export class PeerTable {
@@ -23,7 +28,7 @@ export class PeerTable {
   all (): PeerRecord[] { return [...this.#peers.values()] }
 
   add (peerId: string, address: string, status: StatusMessage, connectedAt: number): PeerRecord {
-    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n }
+    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n, pingMs: Infinity, lastBlockAt: 0, lastTxAt: 0 }
     this.#peers.set(peerId, record)
     this.noteStatus(peerId, status)
     return record
@@ -48,7 +53,9 @@ export class PeerTable {
   /** A block the peer relayed or served: it has at least this much work. */
   noteBlock (peerId: string, height: number, hash: string, work: bigint): void {
     const r = this.#peers.get(peerId)
-    if (r === undefined || work <= r.bestWork) return
+    if (r === undefined) return
+    r.lastBlockAt = Date.now()
+    if (work <= r.bestWork) return
     r.bestHeight = height
     r.bestHash = hash
     r.bestWork = work
