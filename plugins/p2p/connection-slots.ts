@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { ipOf, isSharedAddress, netgroupOf } from './netgroup.ts'
 import { selectEvictionVictim } from './eviction.ts'
+import { hostPort } from './address.ts'
 import type { EvictionCandidate } from './eviction.ts'
 
 export interface SlotLimits {
@@ -58,11 +59,16 @@ export interface SlotsView {
 export type Refusal = 'banned' | 'pending' | 'peer-id' | 'address' | 'netgroup' | 'full'
 
 interface Pending { ip: string; netgroup: string; at: number }
+/** a connection admitted by the gater that libp2p has not listed yet */
+interface Admitted { peerId: string; remoteAddr: Multiaddr; at: number }
+/** how long an admitted connection is counted before libp2p lists it (it normally takes microseconds) */
+const ADMITTED_GRACE_MS = 2_000
 
 export class ConnectionSlots {
   readonly limits: SlotLimits
   readonly #view: SlotsView
   readonly #pending = new Map<object, Pending>()
+  #admitted: Admitted[] = []
   readonly #key = randomBytes(16).toString('hex')
   readonly refused: Record<Refusal, number> = { banned: 0, pending: 0, 'peer-id': 0, address: 0, netgroup: 0, full: 0 }
   evicted = 0
@@ -121,7 +127,7 @@ export class ConnectionSlots {
     this.#pending.delete(conn)
     if (this.#view.isBanned(peerId)) return this.#refuse('banned')
     const ip = ipOf(conn.remoteAddr)
-    const all = this.#view.connections()
+    const all = this.#established()
     if (all.filter((c) => c.peerId === peerId).length >= this.limits.perPeerId) return this.#refuse('peer-id')
     const inbound = all.filter((c) => c.direction === 'inbound')
     if (ip !== undefined && !isSharedAddress(ip)) {
@@ -130,12 +136,28 @@ export class ConnectionSlots {
       if (ips.filter((x) => x === ip).length >= this.limits.perAddress) return this.#refuse('address')
       if (ips.filter((x) => x !== undefined && netgroupOf(x) === group).length >= this.limits.perNetgroup) return this.#refuse('netgroup')
     }
-    if (inbound.length < this.limits.maxInbound) return false
-    const victim = selectEvictionVictim(inbound.map((c) => this.#candidate(c)), this.#key)
+    const admit = (): false => {
+      this.#admitted.push({ peerId, remoteAddr: conn.remoteAddr, at: this.#now() })
+      return false
+    }
+    if (inbound.length < this.limits.maxInbound) return admit()
+    const victim = selectEvictionVictim(inbound.filter((c) => c.id !== '').map((c) => this.#candidate(c)), this.#key)
     if (victim === undefined) return this.#refuse('full')
     this.evicted++
     await this.#view.close(victim.id).catch(() => undefined)
-    return false
+    return admit()
+  }
+
+  /**
+   * Open connections plus those admitted a moment ago that libp2p does not list yet: many
+   * upgrades finishing at once must not all see the same free slot.
+   */
+  #established (): SlotConnection[] {
+    const open = this.#view.connections()
+    const listed = new Set(open.map((c) => hostPort(c.remoteAddr)))
+    const since = this.#now() - ADMITTED_GRACE_MS
+    this.#admitted = this.#admitted.filter((a) => a.at >= since && !listed.has(hostPort(a.remoteAddr)))
+    return [...open, ...this.#admitted.map((a) => ({ id: '', peerId: a.peerId, remoteAddr: a.remoteAddr, direction: 'inbound' as const, openedAt: a.at }))]
   }
 
   #candidate (c: SlotConnection): EvictionCandidate {

@@ -140,6 +140,8 @@ export class P2p implements PeerService {
   }
 
   bans (): Ban[] { return this.misbehaviour.bans() }
+  /** the open connections as the slot rules count them */
+  slotConnections (): SlotConnection[] { return this.#connections() }
   score (peerId: string): number { return this.misbehaviour.score(peerId) }
   /** resolves when no sync round is running */
   async syncIdle (): Promise<void> { await this.#syncer?.idle() }
