@@ -23,7 +23,11 @@ export const PENALTY = {
   /** a side block lighter than our tip (an honest relay does this only in a rare race) */
   lightBlock: 5,
   /** a request that timed out */
-  unresponsive: 5
+  unresponsive: 5,
+  /** a response the peer asked for and then did not read (it held a serving slot) */
+  unreadResponse: 10,
+  /** a headers request over the peer's rate (HEADERS_RATE in p2p.ts) */
+  headersFlood: 5
 } as const
 
 export const BAN_THRESHOLD = 100

@@ -23,6 +23,7 @@ import { Gossip } from './gossip.ts'
 import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
+import { TokenBuckets } from './token-bucket.ts'
 import { ConnectionSlots, slotLimits } from './connection-slots.ts'
 import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
@@ -63,6 +64,15 @@ export const BANS_FILE = 'p2p-bans.json'
 const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
 /** blocks responses served at once across all peers (each at most its byte budget plus a block) */
 const CONCURRENT_BLOCK_RESPONSES = 8
+/**
+ * Headers served per peer, in headers (a request costs what it asks for, at least
+ * HEADERS_MIN_COST): a burst of 10 full requests, then 2 full requests a second. An honest
+ * syncer asks for the next 2,000 while the last batch's bodies download, far below this.
+ */
+export const HEADERS_RATE = { capacity: 20_000, refillPerSecond: 4_000 } as const
+const HEADERS_MIN_COST = 100
+/** how long a peer may leave a response of ours unread before it loses the stream (and its serving slot) */
+const MAX_DRAIN_MS = 5_000
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
 /**
@@ -88,6 +98,7 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
   readonly #addressOf = new Map<string, string>()
   readonly slots: ConnectionSlots
@@ -184,11 +195,18 @@ export class P2p implements PeerService {
     this.#node = node
     const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
     this.#client = client
-    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs }, {
+    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS) }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
-      headers: async (req) => await headersAfter(o.chain, req),
+      headers: async (req, peerId) => {
+        if (!this.#headersBudget.take(peerId, Math.max(req.max, HEADERS_MIN_COST))) {
+          this.penalize(peerId, PENALTY.headersFlood, 'headers requests over the rate')
+          return null
+        }
+        return await headersAfter(o.chain, req)
+      },
       blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
-      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) }
+      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) },
+      unread: (peerId, method) => { this.penalize(peerId, PENALTY.unreadResponse, `did not read its ${method} response`) }
     })
     const syncer = new Syncer({
       params: o.params,
