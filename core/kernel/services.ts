@@ -96,6 +96,8 @@ export type SyncState = 'idle' | 'syncing' | 'synced'
 export interface PeerService {
   peers(): PeerInfo[]
   syncState(): SyncState
+  /** the multiaddrs this node listens on (for the startup summary) */
+  listenAddresses?(): string[]
 }
 
 export interface NameDirectory {
