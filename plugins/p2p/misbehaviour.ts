@@ -6,6 +6,7 @@
 // first). A score fades by one point per minute without offences, so the rare slip of an
 // honest peer (a timeout, a block that lost a race) never adds up, while an attacker must
 // keep under that rate.
+import type { TxRefusalClass } from '../../core/chain/errors.ts'
 import { BanStore } from './ban-store.ts'
 import { isSharedAddress } from './netgroup.ts'
 
@@ -16,6 +17,8 @@ export const PENALTY = {
   malformed: 25,
   /** a transaction no honest node would relay (bad signature, id or format) */
   invalidTx: 10,
+  /** a transaction that fails against our chain (nonce, balance, expired): junk, or an honest relay's rare race (fades in a minute) */
+  staleTx: 1,
   /** a block on a branch forking deeper than the reorg limit (it can never win; cheap to make) */
   staleBlock: 20,
   /** a status claiming more work than the sync from the peer then delivered */
@@ -29,6 +32,9 @@ export const PENALTY = {
   /** a headers request over the peer's rate (HEADERS_RATE in p2p.ts) */
   headersFlood: 5
 } as const
+
+/** points for a gossiped transaction the mempool refused, by the refusal's class */
+export const TX_REFUSAL_PENALTY: Record<TxRefusalClass, number> = { invalid: PENALTY.invalidTx, stale: PENALTY.staleTx, policy: 0 }
 
 export const BAN_THRESHOLD = 100
 /** points a score loses per whole minute without offences */
