@@ -18,7 +18,7 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { checkAttestation } from '../../core/chain/attestation.ts'
-import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { BlockError, BlockErrorCode, TxError, TxErrorCode, txRefusalClass } from '../../core/chain/errors.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { leavesOfEncoded, merkleRootOfLeaves } from '../../core/chain/merkle.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
@@ -28,7 +28,7 @@ import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import type { BlockTxnRequest, Topics } from './protocol.ts'
 import { encodeTx, txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
-import { PENALTY } from './misbehaviour.ts'
+import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
 import { assemble, decodeCompact, encodeCompact, envelopeMatches, matchesShortId, reconstruct } from './compact.ts'
 import type { CompactBlock } from './compact.ts'
 import { blockWorkFault, workFault } from './work-first.ts'
@@ -73,9 +73,6 @@ const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
   [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock,
   [BlockErrorCode.BAD_TIMESTAMP]: PENALTY.uselessBlock
 }
-// Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
-// mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
-const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
 
 /** Remembers recent block hashes that came from peers (a bounded insertion-ordered set). */
 export class RecentSet {
@@ -414,8 +411,11 @@ export class Gossip {
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {
-        if (HOSTILE_TX_ERRORS.has(err.code)) return this.#reject(peerId, PENALTY.invalidTx, { hash: '', code: err.code, reason: `invalid transaction: ${err.code} ${err.message}`, block: false })
-        if (err.code === TxErrorCode.BAD_NONCE || err.code === TxErrorCode.INSUFFICIENT_BALANCE) this.#o.penalize(peerId, PENALTY.uselessTx, `transaction refused: ${err.code}`)
+        // invalid: rejected (no honest node relays it); stale: dropped for a few points (failing
+        // transactions are free junk otherwise); our own limits: dropped quietly
+        const cls = txRefusalClass(err.code)
+        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, { hash: '', code: err.code, reason: `invalid transaction: ${err.code} ${err.message}`, block: false })
+        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction: ${err.code}`)
         return TopicValidatorResult.Ignore
       }
       // mempool.add reports every fault of the input as a TxError: anything else is ours

@@ -6,12 +6,12 @@
 // request that times out (the request/response timeout) goes to the next announcer.
 import type { Logger } from 'pino'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { TxError, txRefusalClass } from '../../core/chain/errors.ts'
 import { encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { decodeTxFrame, LIMITS, WireError } from './protocol.ts'
 import type { TxInv } from './protocol.ts'
-import { PENALTY } from './misbehaviour.ts'
+import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
 import { LruMap, LruSet, PeerBuckets } from './peer-budget.ts'
 
 export const TX_RELAY_LIMITS = {
@@ -27,12 +27,6 @@ export const TX_RELAY_LIMITS = {
   /** how long announcements gather before they go out (one stream per peer per flush) */
   flushMs: 50
 } as const
-
-// Transaction errors only a broken or hostile peer causes (the body is no valid transaction).
-const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
-// Valid transactions our state refuses: useless to us, cheap to make in bulk, but an honest
-// relay passes one on in a race now and then, so they cost a little (PENALTY.uselessTx).
-const USELESS_TX_ERRORS = new Set<string>([TxErrorCode.BAD_NONCE, TxErrorCode.INSUFFICIENT_BALANCE, TxErrorCode.UNKNOWN_KEY])
 
 /** Transactions that just left the mempool (confirmed, evicted, expired) or were refused a place in it: compact blocks are rebuilt from these too. */
 export class RecentTxs {
@@ -239,9 +233,12 @@ export class TxRelay {
         this.#o.logger.error({ err }, 'admitting a peer\'s transaction failed')
         return true
       }
-      if (HOSTILE_TX_ERRORS.has(err.code)) this.#o.penalize(peerId, PENALTY.invalidTx, `invalid transaction: ${err.code} ${err.message}`)
+      // by the refusal's class (core/chain/errors.ts): invalid (no honest node relays it), stale
+      // (fails against our chain: nonce, balance; junk or a rare race), policy (our own limits)
+      const cls = txRefusalClass(err.code)
+      if (cls === 'invalid') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.invalid, `invalid transaction: ${err.code} ${err.message}`)
       else {
-        if (USELESS_TX_ERRORS.has(err.code)) this.#o.penalize(peerId, PENALTY.uselessTx, `transaction refused: ${err.code}`)
+        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction refused: ${err.code}`)
         // a valid transaction without a place here may still be in the next block
         this.#o.recent.add(tx)
       }

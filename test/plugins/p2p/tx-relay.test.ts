@@ -91,5 +91,5 @@ t.test('a valid transaction our state refuses (nonce, balance) costs its sender 
   h.answers.set('p1', (ids) => ids.map(() => encodeTx(tx(5))))
   h.relay.onInv('p1', { ids: [id(5)], sizes: [encodeTx(tx(5)).length] })
   await waitFor('the penalty', () => h.penalties.length > 0)
-  t.same(h.penalties, [['p1', PENALTY.uselessTx]])
+  t.same(h.penalties, [['p1', PENALTY.staleTx]])
 })
