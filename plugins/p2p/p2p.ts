@@ -34,7 +34,7 @@ import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
 import { MIN_PEER_PROTOCOL_VERSION, protocolVersionOf, topics, WireError } from './protocol.ts'
 import { RecentTxs, TxRelay } from './tx-relay.ts'
-import { PeerBuckets, ReportLimiter } from './peer-budget.ts'
+import { ReportLimiter } from './peer-budget.ts'
 import type { Refusal } from './gossip.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import type { StatusMessage } from './protocol.ts'
@@ -86,9 +86,9 @@ const MAX_DRAIN_MS = 5_000
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
 /** what one peer may make us log and raise as node events: 5 at once, then one every 10 s */
-export const REPORT_RATE = { burst: 5, perSecond: 0.1 } as const
+export const REPORT_RATE = { capacity: 5, refillPerSecond: 0.1 } as const
 /** status requests an orphan block may trigger per peer: one at once, then one every 2 s */
-export const ORPHAN_STATUS_RATE = { burst: 1, perSecond: 0.5 } as const
+export const ORPHAN_STATUS_RATE = { capacity: 1, refillPerSecond: 0.5 } as const
 /**
  * connections libp2p accepts beyond maxPeers: room for an inbound newcomer to reach the gater,
  * which evicts an inbound peer for it (ConnectionSlots); libp2p's pruner acts only past this
@@ -115,7 +115,7 @@ export class P2p implements PeerService {
   readonly #recentTxs = new RecentTxs()
   #txRelay: TxRelay | null = null
   readonly #reports = new ReportLimiter(REPORT_RATE)
-  readonly #orphanStatus = new PeerBuckets(ORPHAN_STATUS_RATE)
+  readonly #orphanStatus = new TokenBuckets(ORPHAN_STATUS_RATE)
   readonly #traffic = new TrafficMeter()
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
@@ -281,7 +281,7 @@ export class P2p implements PeerService {
       report: (peerId, refusal) => { this.#report(peerId, refusal) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
       // an orphan's status request back is rate-limited per peer: junk cannot make us ask
-      onOrphan: (peerId) => { if (this.#orphanStatus.take(peerId)) void this.#refresh(peerId) }
+      onOrphan: (peerId) => { if (this.#orphanStatus.take(peerId, 1)) void this.#refresh(peerId) }
     })
     this.#gossip = gossip
     node.addEventListener('connection:open', (e) => {

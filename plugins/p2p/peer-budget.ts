@@ -1,6 +1,8 @@
-// Per-peer token buckets and bounded sets: how often one peer may make us do or say something
-// (announce transactions, make us log or raise a node event, ask it for a status), and what we
-// remember of each peer's inventory, all bounded in memory however many peer ids come and go.
+// Bounded sets and maps (what we remember of each peer's inventory and announcements) and the
+// per-peer limit on what a peer can make us report, all bounded in memory however many peer
+// ids come and go.
+import { TokenBuckets } from './token-bucket.ts'
+import type { TokenBucketOptions } from './token-bucket.ts'
 
 /** A set that forgets its least recently added member beyond `max`. */
 export class LruSet {
@@ -38,50 +40,19 @@ export class LruMap<V> {
   get size (): number { return this.#map.size }
 }
 
-export interface BucketRate {
-  /** tokens a peer starts with and may save up */
-  burst: number
-  /** tokens regained per second */
-  perSecond: number
-}
-
-/** Token buckets per peer: `take` says whether the peer may spend `n` more now. */
-export class PeerBuckets {
-  readonly #rate: BucketRate
-  readonly #now: () => number
-  readonly #buckets: LruMap<{ tokens: number; at: number }>
-  constructor (rate: BucketRate, now: () => number = () => Date.now() / 1000, maxPeers = 4096) {
-    this.#rate = rate
-    this.#now = now
-    this.#buckets = new LruMap(maxPeers)
-  }
-
-  take (peerId: string, n = 1): boolean {
-    const now = this.#now()
-    const b = this.#buckets.get(peerId) ?? { tokens: this.#rate.burst, at: now }
-    b.tokens = Math.min(this.#rate.burst, b.tokens + (now - b.at) * this.#rate.perSecond)
-    b.at = now
-    const ok = b.tokens >= n
-    if (ok) b.tokens -= n
-    this.#buckets.set(peerId, b)
-    return ok
-  }
-
-  forget (peerId: string): void { this.#buckets.delete(peerId) }
-}
-
 /**
- * What a peer makes us report (a WARN line, a node event): at most `burst` at once and
- * `perSecond` after, per peer; what is held back is counted and handed to the next report.
+ * What a peer makes us report (a WARN line, a node event): at most `capacity` at once and
+ * `refillPerSecond` after, per peer (token-bucket.ts); what is held back is counted and handed
+ * to the next report.
  */
 export class ReportLimiter {
-  readonly #buckets: PeerBuckets
+  readonly #buckets: TokenBuckets
   readonly #suppressed = new LruMap<number>(4096)
-  constructor (rate: BucketRate, now?: () => number) { this.#buckets = new PeerBuckets(rate, now) }
+  constructor (rate: TokenBucketOptions) { this.#buckets = new TokenBuckets(rate) }
 
   /** undefined: stay quiet; else how many reports were held back since the last one */
   admit (peerId: string): number | undefined {
-    if (!this.#buckets.take(peerId)) {
+    if (!this.#buckets.take(peerId, 1)) {
       this.#suppressed.set(peerId, (this.#suppressed.get(peerId) ?? 0) + 1)
       return undefined
     }

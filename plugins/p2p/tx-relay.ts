@@ -12,7 +12,8 @@ import type { Transaction } from '../../core/chain/types.ts'
 import { decodeTxFrame, LIMITS, WireError } from './protocol.ts'
 import type { TxInv } from './protocol.ts'
 import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
-import { LruMap, LruSet, PeerBuckets } from './peer-budget.ts'
+import { LruMap, LruSet } from './peer-budget.ts'
+import { TokenBuckets } from './token-bucket.ts'
 
 export const TX_RELAY_LIMITS = {
   /** ids we remember each peer to hold (it announced them, sent them, or we did) */
@@ -72,7 +73,7 @@ export class TxRelay {
   /** id → other peers that announced it (with the size they gave) */
   readonly #alternates = new LruMap<Asked[]>(50_000)
   readonly #inFlight = new Map<string, number>()
-  readonly #invBudget: PeerBuckets
+  readonly #invBudget: TokenBuckets
   #flushTimer: NodeJS.Timeout | null = null
   #requestTimer: NodeJS.Immediate | null = null
   /** set while a peer's transaction is being admitted: its txAdmitted must not go back to it */
@@ -81,7 +82,7 @@ export class TxRelay {
 
   constructor (o: TxRelayOptions) {
     this.#o = o
-    this.#invBudget = new PeerBuckets({ burst: TX_RELAY_LIMITS.invBurst, perSecond: TX_RELAY_LIMITS.invPerSecond }, o.now)
+    this.#invBudget = new TokenBuckets({ capacity: TX_RELAY_LIMITS.invBurst, refillPerSecond: TX_RELAY_LIMITS.invPerSecond, now: o.now })
   }
 
   stop (): void {
@@ -102,7 +103,6 @@ export class TxRelay {
     this.#outbox.delete(peerId)
     this.#wanted.delete(peerId)
     this.#inFlight.delete(peerId)
-    this.#invBudget.forget(peerId)
     for (const [id, a] of this.#asked) if (a.peerId === peerId) this.#retry(id)
   }
 

@@ -52,10 +52,10 @@ t.test('3,000 junk blocks from one peer: banned at once, a handful of log lines 
   await waitFor('the rogue to be disconnected', () => !a.p2p.peers().some((p) => p.peer_id === rogue.peerId))
   t.equal(a.chain.tip().hash, tip, 'nothing reached the chain')
   const banAfter = Math.ceil(BAN_THRESHOLD / PENALTY.invalidBlock)
-  t.ok(events.length <= Math.max(banAfter, REPORT_RATE.burst), `node events bounded: ${events.length}`)
+  t.ok(events.length <= Math.max(banAfter, REPORT_RATE.capacity), `node events bounded: ${events.length}`)
   t.ok(events.every((code) => code === 'BLOCK_ERROR_BAD_POW'), 'each one for the missing work, not the timestamp or the parent')
   const warnings = records.filter((r) => r.level >= 40 && r.peer === rogue.peerId)
-  t.ok(warnings.length <= REPORT_RATE.burst + 1, `warnings bounded: ${warnings.length}`)
+  t.ok(warnings.length <= REPORT_RATE.capacity + 1, `warnings bounded: ${warnings.length}`)
   t.equal(statusRequests, afterHandshake, 'no junk block made the node ask the rogue for its status')
 })
 
