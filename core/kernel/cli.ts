@@ -104,8 +104,8 @@ async function coreFlag (values: string[]): Promise<Record<string, string>> {
 
 async function runNode (a: RunArgs): Promise<void> {
   const config = await buildNodeConfig(a)
-  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { removeCreatedSince, snapshotDataDir }, { formatSummary, startNotifier, startupSummary }] = await Promise.all([
-    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./data-dir-guard.ts'), import('./notifier.ts')
+  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { formatSummary, startNotifier, startupSummary }] = await Promise.all([
+    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./notifier.ts')
   ])
   const format = config.logFormat ?? defaultLogFormat()
   const logger = createLogger(config.logLevel, undefined, format)
@@ -120,15 +120,12 @@ async function runNode (a: RunArgs): Promise<void> {
     kernel.stop().then(() => { logger.flush?.(); process.exit(0) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   watchForStop(shutdown)
-  const before = snapshotDataDir(config.dataDir)
   try {
+    // the kernel takes the data dir's lock first; a failed start removes only what it created
     await kernel.boot()
     await kernel.start()
   } catch (err) {
-    // a failed start leaves nothing half-made behind for the next start to reuse
     await kernel.stop()
-    const removed = removeCreatedSince(before)
-    if (removed.length > 0) logger.info({ removed }, 'start failed: removed what this start created in the data dir')
     logger.flush?.()
     throw err
   }
