@@ -7,6 +7,8 @@ import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
+import { httpLimitsSchema } from '../../core/kernel/http-service.ts'
+import type { HttpLimits } from '../../core/kernel/http-service.ts'
 import { NodeEventLog, tapNodeEvents } from '../../core/views/node-events.ts'
 import { EVENT_LOG_SIZE } from './routes/events-route.ts'
 
@@ -27,6 +29,8 @@ interface DashboardConfig {
   /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
    *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
   allowedHosts: string[]
+  /** slow-client and bad-input limits (timeouts, connection caps, 413 drain, JSON depth) */
+  limits: HttpLimits
 }
 
 export default definePlugin<DashboardConfig>({
@@ -41,7 +45,8 @@ export default definePlugin<DashboardConfig>({
       port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
       requireAuth: { type: 'boolean' },
       require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' },
-      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] },
+      limits: httpLimitsSchema()
     },
     additionalProperties: false
   },
@@ -81,7 +86,8 @@ export default definePlugin<DashboardConfig>({
       nodeId: ctx.resolve('wallets').nodeWallet().address,
       apiKey: apiKey.key,
       requireAuth,
-      events
+      events,
+      limits: ctx.config.limits
     })
     http.installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)

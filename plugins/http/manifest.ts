@@ -11,6 +11,8 @@ import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import { createHttpService } from './service.ts'
+import { httpLimitsSchema } from '../../core/kernel/http-service.ts'
+import type { HttpLimits } from '../../core/kernel/http-service.ts'
 
 interface HttpConfig {
   host: string
@@ -20,6 +22,8 @@ interface HttpConfig {
   trustProxy: boolean | string[]
   /** origins besides this server's own that may send state-changing requests */
   allowedOrigins: string[]
+  /** slow-client and bad-input limits (timeouts, connection caps, 413 drain, JSON depth) */
+  limits: HttpLimits
 }
 
 export default definePlugin<HttpConfig>({
@@ -38,7 +42,8 @@ export default definePlugin<HttpConfig>({
         ],
         default: false
       },
-      allowedOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] }
+      allowedOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] },
+      limits: httpLimitsSchema()
     },
     additionalProperties: false
   },
@@ -48,7 +53,7 @@ export default definePlugin<HttpConfig>({
     // OpenAPI and the rate-limit support register asynchronously and must precede every
     // route, so the server is prepared here; it is handed out (and later listens) only once a
     // plugin resolves it
-    const app = http.createServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy })
+    const app = http.createServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy, limits: ctx.config.limits })
     await http.publishOpenApi(app, { title: 'ledger node — public API', description: 'explorer, messenger, admin, playground, stream', version: nodeVersion(ctx.params) })
     http.installCrossSiteGuard(app, { allowedOrigins: ctx.config.allowedOrigins })
     await http.ensureRateLimit(app)
