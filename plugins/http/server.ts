@@ -6,6 +6,7 @@
 import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, HttpError } from '../../core/kernel/errors.ts'
+import { storageFault } from '../../core/kernel/kv.ts'
 import type { ErrorBody } from '../../core/kernel/errors.ts'
 import { DEFAULT_HTTP_LIMITS } from '../../core/kernel/http-service.ts'
 import type { HttpLimits, HttpServerOptions } from '../../core/kernel/http-service.ts'
@@ -100,6 +101,14 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return send(reply, 400, errorBody('request body is empty'))
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, errorBody('unsupported content type; send application/json'))
     if (status >= 400 && status < 500) return send(reply, status, errorBody(err.message))
+    // a full disk or a read-only data dir refused a write: the operator's fault, not the
+    // client's; nothing was committed and the same request may succeed later (issue 31 item 5)
+    const fault = storageFault(err)
+    if (fault !== undefined) {
+      request.log.error({ err, fault }, 'a write to the data dir was refused')
+      reply.header('retry-after', '30')
+      return send(reply, 503, errorBody(`the node cannot write to its data dir (${fault}); nothing was changed, try again later`))
+    }
     request.log.error({ err }, 'internal error')
     return send(reply, 500, errorBody('internal error'))
   })

@@ -4,6 +4,7 @@
 // here, so the test is quick), and one address holds at most `maxConnectionsPerAddress`
 // sockets. Asserted on the node's own descriptors (/proc/<pid>/fd) and on the clients' sockets.
 import t from 'tap'
+import type { Test } from 'tap'
 import net from 'node:net'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
@@ -19,7 +20,7 @@ const CLIENTS = 300
 
 interface Node { child: ChildProcess; port: number; output: () => string }
 
-async function startNode (t: Tap.Test, limits: Record<string, number>): Promise<Node> {
+async function startNode (t: Test, limits: Record<string, number>): Promise<Node> {
   const dir = tmpDir('ledger-e2e-loris-')
   t.teardown(() => cleanup(dir))
   const port = await freePort()

@@ -4,6 +4,7 @@
 // same factory (plugins/http/server.ts); the public one is driven here, the dashboard's and the
 // messenger's routes in their own tests below.
 import t from 'tap'
+import type { Test } from 'tap'
 import net from 'node:net'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,7 +16,7 @@ import { startDashboardNode } from '../dashboard/fixtures/dashboard-node.ts'
 import { ADMIN_AUTH, startChatNode } from '../messenger/fixtures/chat-node.ts'
 import type { HttpLimits } from '../../../core/kernel/http-service.ts'
 
-async function publicServer (t: Tap.Test, limits: Partial<HttpLimits> = {}): Promise<{ port: number; app: import('fastify').FastifyInstance }> {
+async function publicServer (t: Test, limits: Partial<HttpLimits> = {}): Promise<{ port: number; app: import('fastify').FastifyInstance }> {
   const node = await startTestNode({ plugins: ['http'], start: false, config: { http: { port: 0, limits } } })
   t.teardown(() => node.stop())
   const app = node.resolve('publicHttp')
