@@ -104,22 +104,25 @@ async function coreFlag (values: string[]): Promise<Record<string, string>> {
 
 async function runNode (a: RunArgs): Promise<void> {
   const config = await buildNodeConfig(a)
-  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { formatSummary, startNotifier, startupSummary }] = await Promise.all([
-    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./notifier.ts')
+  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { formatSummary, startNotifier, startupSummary }, { installFaultPolicy }] = await Promise.all([
+    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./notifier.ts'), import('./fault-policy.ts')
   ])
   const format = config.logFormat ?? defaultLogFormat()
   const logger = createLogger(config.logLevel, undefined, format)
   const kernel = new Kernel(config, logger)
   let stopping = false
-  const shutdown = (reason: StopReason): void => {
+  const shutdown = (reason: StopReason | 'uncaughtException' | 'unhandledRejection', exitCode = 0): void => {
     if (stopping) return
     stopping = true
     logger.info({ reason }, 'shutting down')
     const hard = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
     hard.unref()
-    kernel.stop().then(() => { logger.flush?.(); process.exit(0) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
+    kernel.stop().then(() => { logger.flush?.(); process.exit(exitCode) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   watchForStop(shutdown)
+  // an error nobody caught is logged and the node carries on, or stops cleanly where its
+  // state could be wrong (docs/operator.md, "Faults")
+  installFaultPolicy({ logger, stop: (kind) => { shutdown(kind, 1) } })
   try {
     // the kernel takes the data dir's lock first; a failed start removes only what it created
     await kernel.boot()
