@@ -17,7 +17,7 @@ import { LEDGER, NODE, ROOT } from './fixtures/cli-node.ts'
 import { LOCK_FILE } from '../../core/kernel/data-dir-lock.ts'
 
 const PLUGIN = `export default {
-  name: 'fault-trigger', description: 'test: errors nobody catches', provides: [], needs: ['publicHttp'],
+  name: 'fault-trigger', description: 'test: errors nobody catches', apiVersion: '1.0', provides: [], needs: ['publicHttp'],
   async register (ctx) {
     const { writeFileSync } = await import('node:fs')
     const app = ctx.resolve('publicHttp')
