@@ -13,6 +13,7 @@ import { linkSync, readFileSync, readdirSync, renameSync, rmdirSync, rmSync, unl
 import { hostname } from 'node:os'
 import path from 'node:path'
 import { ConfigError } from './config.ts'
+import { storageFault } from './kv.ts'
 
 export const LOCK_FILE = 'ledger.lock'
 
@@ -87,7 +88,15 @@ export function lockDataDir (dir: string, command: string, createdDir = false): 
   const lockPath = path.join(dir, LOCK_FILE)
   const me: LockOwner = { pid: process.pid, command, since: new Date().toISOString(), hostname: hostname() }
   const draft = path.join(dir, `${LOCK_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}`)
-  writeFileSync(draft, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' })
+  try {
+    writeFileSync(draft, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' })
+  } catch (err) {
+    // the first write of a start: a read-only or full data dir is said in words, before anything else
+    rmSync(draft, { force: true })
+    const fault = storageFault(err)
+    if (fault !== undefined) throw new ConfigError(`data dir ${dir} cannot be written (${fault}): ${(err as Error).message}; free space or make it writable, or pass another --data-dir`)
+    throw err
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       try {

@@ -51,6 +51,24 @@ function deep (n: number): string {
   return '['.repeat(n) + '1' + ']'.repeat(n)
 }
 
+// the whole exchange: any socket error (EPIPE, a reset) on the way is what the client meets
+function postBig (port: number, url: string, body: Buffer, chunked: boolean, headers: Record<string, string> = {}): Promise<{ status: number; text: string; error?: string }> {
+  return new Promise((resolve) => {
+    let status = 0
+    let text = ''
+    let error: string | undefined
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: url, agent: false, headers: { ...headers, 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(body.length) }) } }, (res) => {
+      status = res.statusCode ?? 0
+      res.setEncoding('utf8').on('data', (d: string) => { text += d }).on('error', (err) => { error ??= err.message })
+    })
+    req.on('error', (err: NodeJS.ErrnoException) => { error ??= err.code ?? err.message })
+    req.on('close', () => resolve({ status, text, error }))
+    // written in pieces, as a client streaming an upload does
+    for (let i = 0; i < body.length; i += 64 * 1024) req.write(body.subarray(i, i + 64 * 1024))
+    req.end()
+  })
+}
+
 t.test('nesting is measured on the raw text, strings skipped', async (t) => {
   t.equal(nestsDeeperThan('{"a":[1,{"b":2}]}', 3), false)
   t.equal(nestsDeeperThan('{"a":[1,{"b":2}]}', 2), true)
@@ -94,26 +112,22 @@ t.test('a messenger and an admin route with a deep body: 400', async (t) => {
 t.test('a body over the limit still being written gets its 413, not a reset (both framings)', async (t) => {
   const { port } = await publicServer(t)
   const body = Buffer.alloc(8 * 1024 * 1024, 0x61)
-  // the whole exchange: any socket error (EPIPE, a reset) on the way is what the client meets
-  const post = (chunked: boolean): Promise<{ status: number; text: string; error?: string }> => new Promise((resolve) => {
-    let status = 0
-    let text = ''
-    let error: string | undefined
-    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/echo', agent: false, headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(body.length) }) } }, (res) => {
-      status = res.statusCode ?? 0
-      res.setEncoding('utf8').on('data', (d: string) => { text += d }).on('error', (err) => { error ??= err.message })
-    })
-    req.on('error', (err: NodeJS.ErrnoException) => { error ??= err.code ?? err.message })
-    req.on('close', () => resolve({ status, text, error }))
-    // written in pieces, as a client streaming an upload does
-    for (let i = 0; i < body.length; i += 64 * 1024) req.write(body.subarray(i, i + 64 * 1024))
-    req.end()
-  })
   for (let i = 0; i < 6; i++) {
     for (const chunked of [false, true]) {
-      const r = await post(chunked)
+      const r = await postBig(port, '/echo', body, chunked)
       t.same(r, { status: 413, text: '{"error":"request body larger than 1048576 bytes"}', error: undefined }, `${chunked ? 'chunked' : 'content-length'} #${i}`)
     }
+  }
+})
+
+t.test('the dashboard\'s port drains the same way: POST /api/tx/submit of 8 MB reads its 413', async (t) => {
+  const node = await startDashboardNode()
+  t.teardown(() => node.stop())
+  const port = (node.dash.server.address() as AddressInfo).port
+  const body = Buffer.alloc(8 * 1024 * 1024, 0x61)
+  for (let i = 0; i < 3; i++) {
+    const r = await postBig(port, '/api/tx/submit', body, i % 2 === 1, { authorization: `Bearer ${node.apiKey}` })
+    t.same(r, { status: 413, text: '{"error":"request body larger than 1048576 bytes"}', error: undefined }, `#${i}`)
   }
 })
 

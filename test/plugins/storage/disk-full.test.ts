@@ -25,4 +25,5 @@ t.test('disk full: refused with a clear fault, committed data kept, recovered wh
   t.equal(r.fault, null)
   const kept = r.afterReopen as { committed: number; acceptedWhileFull: number; after: number }
   t.same(kept, { committed: 10, acceptedWhileFull: r.acceptedBeforeRefusal, after: 10 }, 'every acknowledged write is on disk')
+  t.match(r.readOnlyStart, /^data dir .* cannot be written \(read-only\): EROFS: read-only file system.*; free space or make it writable, or pass another --data-dir$/, 'a start on a read-only data dir says so before anything else')
 })
