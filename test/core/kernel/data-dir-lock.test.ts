@@ -2,7 +2,8 @@
 // start that removes only what it made. The two-process race is test/e2e/data-dir-race.test.ts.
 import t from 'tap'
 import path from 'node:path'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { DataDirInUse, LOCK_FILE, lockDataDir } from '../../../core/kernel/data-dir-lock.ts'
@@ -46,6 +47,23 @@ t.test('a lock left by a dead process, or one without a readable owner, is taken
   writeFileSync(path.join(dir, LOCK_FILE), '')
   lockDataDir(dir, 'ledger run').release()
   t.same(readdirSync(dir), [], 'nothing left: no lock, no stale copy')
+})
+
+t.test('processes racing for one stale lock: exactly one takes it, every round', async (t) => {
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  const taker = path.join(import.meta.dirname, 'fixtures', 'lock-taker.ts')
+  for (let round = 0; round < 3; round++) {
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid(), command: 'ledger run', since: 'then', hostname: hostname() }))
+    const children = Array.from({ length: 6 }, () => spawn(process.execPath, [taker, dir], { stdio: ['pipe', 'pipe', 'inherit'] }))
+    const answers = await Promise.all(children.map(async (c) => await new Promise<string>((resolve) => {
+      createInterface({ input: c.stdout }).once('line', resolve)
+    })))
+    t.equal(answers.filter((a) => a === 'taken').length, 1, `round ${round}: one owner`)
+    t.ok(answers.filter((a) => a !== 'taken').every((a) => a.includes("'lock-taker'")), 'the others are told who holds it')
+    await Promise.all(children.map(async (c) => { c.stdin.end(); if (c.exitCode === null) await new Promise((resolve) => c.once('exit', resolve)) }))
+    t.same(readdirSync(dir), [], 'released, no stale copies left')
+  }
 })
 
 t.test('a live owner on another host is never taken over', async (t) => {
