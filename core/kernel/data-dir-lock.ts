@@ -24,6 +24,9 @@ export interface LockOwner {
   /** ISO time the lock was taken */
   since: string
   hostname: string
+  /** the owner's start time in clock ticks since boot (Linux /proc), so a pid reused after a
+   *  restart (a container's pid 1) is not mistaken for the owner; absent elsewhere */
+  startTicks?: number
 }
 
 /** another live process owns the data dir: a user-fixable refusal (one line, exit 2) */
@@ -31,7 +34,9 @@ export class DataDirInUse extends ConfigError {
   readonly dir: string
   readonly owner: LockOwner
   constructor (dir: string, owner: LockOwner) {
-    super(`data dir ${dir} is in use by another ledger process (pid ${owner.pid}, '${owner.command}'${owner.hostname === hostname() ? '' : ` on ${owner.hostname}`}, since ${owner.since}); stop it first, or pass another --data-dir`)
+    const foreign = owner.hostname !== hostname()
+    super(`data dir ${dir} is in use by another ledger process (pid ${owner.pid}, '${owner.command}'${foreign ? ` on ${owner.hostname}` : ''}, since ${owner.since}); stop it first, or pass another --data-dir` +
+      (foreign ? ` (a lock from another host is never taken over: if that host's node is gone, remove ${path.join(dir, LOCK_FILE)})` : ''))
     this.dir = dir
     this.owner = owner
   }
@@ -48,21 +53,37 @@ export interface DataDirLock {
   release(): void
 }
 
-function alive (pid: number): boolean {
+/** field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot */
+function startTicks (pid: number): number | undefined {
   try {
-    process.kill(pid, 0)
-    return true
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // the command name (field 2) may hold spaces and parentheses: count from the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(fields[19])
+    return Number.isSafeInteger(ticks) ? ticks : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function alive (owner: LockOwner): boolean {
+  try {
+    process.kill(owner.pid, 0)
   } catch (err) {
     // EPERM: the pid exists but belongs to another user
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
+  // the pid runs, but is it the owner? After a restart (a container's pid 1) it is someone else
+  const now = owner.startTicks === undefined ? undefined : startTicks(owner.pid)
+  return now === undefined || now === owner.startTicks
 }
 
 function readOwner (file: string): LockOwner | undefined {
   try {
     const o = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>
     if (typeof o.pid !== 'number' || !Number.isSafeInteger(o.pid) || o.pid <= 0) return undefined
-    return { pid: o.pid, command: String(o.command ?? 'unknown'), since: String(o.since ?? 'unknown'), hostname: String(o.hostname ?? hostname()) }
+    const ticks = typeof o.startTicks === 'number' && Number.isSafeInteger(o.startTicks) ? o.startTicks : undefined
+    return { pid: o.pid, command: String(o.command ?? 'unknown'), since: String(o.since ?? 'unknown'), hostname: String(o.hostname ?? hostname()), ...(ticks === undefined ? {} : { startTicks: ticks }) }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err
     return undefined
@@ -71,7 +92,7 @@ function readOwner (file: string): LockOwner | undefined {
 
 /** an owner that can no longer hold the dir: a dead pid on this host, or a file that never got a pid */
 function stale (owner: LockOwner | undefined): boolean {
-  return owner === undefined || (owner.hostname === hostname() && !alive(owner.pid))
+  return owner === undefined || (owner.hostname === hostname() && !alive(owner))
 }
 
 function sameOwner (a: LockOwner | undefined, b: LockOwner | undefined): boolean {
@@ -86,7 +107,8 @@ function sameOwner (a: LockOwner | undefined, b: LockOwner | undefined): boolean
 export function lockDataDir (dir: string, command: string, createdDir = false): DataDirLock {
   const created = createdDir
   const lockPath = path.join(dir, LOCK_FILE)
-  const me: LockOwner = { pid: process.pid, command, since: new Date().toISOString(), hostname: hostname() }
+  const ticks = startTicks(process.pid)
+  const me: LockOwner = { pid: process.pid, command, since: new Date().toISOString(), hostname: hostname(), ...(ticks === undefined ? {} : { startTicks: ticks }) }
   const draft = path.join(dir, `${LOCK_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}`)
   try {
     writeFileSync(draft, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' })

@@ -66,11 +66,25 @@ t.test('processes racing for one stale lock: exactly one takes it, every round',
   }
 })
 
-t.test('a live owner on another host is never taken over', async (t) => {
+t.test('a live owner on another host is never taken over; the message says how to clear it', async (t) => {
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
   writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid(), command: 'ledger run', since: 'then', hostname: 'elsewhere.example' }))
-  t.throws(() => lockDataDir(dir, 'ledger run'), { message: /pid \d+, 'ledger run' on elsewhere\.example/ })
+  t.throws(() => lockDataDir(dir, 'ledger run'), { message: new RegExp(`pid \\d+, 'ledger run' on elsewhere\\.example, since then\\); .*if that host's node is gone, remove ${path.join(dir, LOCK_FILE).replace(/[.]/g, '\\.')}\\)$`) })
+})
+
+t.test('a pid that runs again after a restart (a container\'s pid 1) is not the owner', async (t) => {
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  // this very pid, but a start time that is not ours: the owner was an earlier process with the same pid
+  const probe = lockDataDir(dir, 'probe')
+  const ours = (JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { startTicks?: number }).startTicks
+  probe.release()
+  t.type(ours, 'number', 'the owner\'s start time is recorded (Linux)')
+  writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, command: 'ledger run', since: 'then', hostname: hostname(), startTicks: (ours as number) - 1 }))
+  const lock = lockDataDir(dir, 'ledger run')
+  t.equal((JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { since: string }).since === 'then', false, 'taken over')
+  lock.release()
 })
 
 t.test('removeCreated removes only what appeared while the lock was held; a dir it made goes with it', async (t) => {
