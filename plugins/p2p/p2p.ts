@@ -234,6 +234,7 @@ export class P2p implements PeerService {
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onPeerTx: (peerId) => { const r = this.table.get(peerId); if (r !== undefined) r.lastTxAt = Date.now() },
       onOrphan: (peerId) => { void this.#refresh(peerId) },
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
