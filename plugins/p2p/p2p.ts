@@ -280,6 +280,12 @@ export class P2p implements PeerService {
     this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
     this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
     void this.disconnect(peerId).catch(() => undefined)
+    // an address ban drops every other id connected from there too
+    const ip = this.#addressOf.get(peerId)
+    if (ip === undefined || !this.misbehaviour.isAddressBanned(ip)) return
+    for (const c of this.#node?.getConnections() ?? []) {
+      if (ipOf(c.remoteAddr) === ip) void c.close({ signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    }
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
