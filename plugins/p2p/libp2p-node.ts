@@ -1,7 +1,7 @@
 // The libp2p stack of a ledger node: TCP, noise, yamux, identify and gossipsub, with a
 // connection gater that keeps banned peers out and hands inbound slots out (connection-slots.ts).
 import { createLibp2p } from 'libp2p'
-import type { Libp2p, PeerId, PrivateKey } from '@libp2p/interface'
+import type { Libp2p, Metrics, PeerId, PrivateKey } from '@libp2p/interface'
 import { tcp } from '@libp2p/tcp'
 import type { TCPSocketOptions } from '@libp2p/tcp'
 import { noise } from '@chainsafe/libp2p-noise'
@@ -23,6 +23,8 @@ export interface Libp2pNodeOptions {
   listen: string[]
   maxConnections: number
   isBanned(peerId: string): boolean
+  /** libp2p's metrics component (the traffic meter), if any */
+  metrics?: Metrics
   /** inbound slot limits and eviction; without it only bans are checked (test peers) */
   slots?: ConnectionSlots
   /** the local address outbound sockets bind (tests and test beds standing for distinct hosts on one machine) */
@@ -45,6 +47,7 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
       maxIncomingPendingConnections: MAX_PENDING_INBOUND,
       inboundUpgradeTimeout: INBOUND_UPGRADE_TIMEOUT_MS
     },
+    ...(o.metrics === undefined ? {} : { metrics: () => o.metrics as Metrics }),
     // A node busy connecting a batch of blocks may answer a ping late; liveness is judged by
     // our own status requests instead, which drop a peer that stops answering.
     connectionMonitor: { abortConnectionOnPingFailure: false },

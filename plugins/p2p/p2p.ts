@@ -9,7 +9,8 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
-import type { PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
+import type { PeerInfo, PeerService, PeerTraffic, SyncState } from '../../core/kernel/services.ts'
+import { TrafficMeter } from './traffic-meter.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
 import type { LedgerLibp2p } from './libp2p-node.ts'
@@ -98,6 +99,7 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  readonly #traffic = new TrafficMeter()
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
   readonly #addressOf = new Map<string, string>()
@@ -132,6 +134,8 @@ export class P2p implements PeerService {
   // ---- PeerService
 
   peers (): PeerInfo[] { return this.table.list() }
+
+  traffic (): PeerTraffic { return this.#traffic.totals() }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
@@ -185,6 +189,7 @@ export class P2p implements PeerService {
         listen: [`/${ip}/${o.host}/tcp/${o.port}`],
         maxConnections: o.maxPeers + EVICTION_HEADROOM,
         isBanned: (id) => this.misbehaviour.isBanned(id),
+        metrics: this.#traffic.libp2pMetrics(),
         slots: this.slots
       })
     } catch (err) {
@@ -327,7 +332,7 @@ export class P2p implements PeerService {
       const conn = node.getConnections(peer).find((c) => c.status === 'open')
       if (conn === undefined || this.table.has(id)) return
       const address = hostPort(conn.remoteAddr)
-      this.table.add(id, address, remote, Date.now() / 1000)
+      this.table.add(id, address, remote, Date.now() / 1000, conn.direction)
       this.#syncer?.forget(id)
       this.#o.logger.info({ peer: id, address, version: remote.version, height: remote.best_height }, 'peer connected')
       this.#o.hooks.peerConnected.call({ peerId: id, address })
