@@ -156,7 +156,9 @@ function renderBlocks (blocks) {
 
 function evidenceCell (code) {
   const e = evidenceBadge(code)
-  return h('span', { class: code === 'beacon-verified' ? 'ok' : 'weak', title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
+  // green only for beacon evidence; genesis and unrecorded blocks are plain, weaker evidence amber
+  const cls = code === 'beacon-verified' ? 'ok' : code === 'genesis' || code === null ? 'muted-evidence' : 'weak'
+  return h('span', { class: cls, title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
 }
 
 function renderPeers (p) {
