@@ -48,7 +48,7 @@ export default definePlugin<ChainPluginConfig>({
     const chain = new Chain({
       db: ctx.resolve('chainDb'),
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       executor,
       cores,
@@ -59,7 +59,7 @@ export default definePlugin<ChainPluginConfig>({
     mempool = new Mempool({
       chain,
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       capacity: ctx.config.mempoolCapacity,
       maxBytes: ctx.config.mempoolMaxBytes,
       perSenderLimit: ctx.config.perSenderLimit,

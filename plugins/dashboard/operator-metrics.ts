@@ -5,14 +5,14 @@
 // Prometheus' conventions: `ledger_` prefix, base units in the name, `_total` for counters.
 import { Counter, Gauge, Histogram } from 'prom-client'
 import type { Registry } from 'prom-client'
-import type { Hooks } from '../../core/kernel/hooks.ts'
+import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { KvStore } from '../../core/kernel/kv.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { MinerService, PeerService, VerifyPoolStats } from '../../core/kernel/services.ts'
 import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
 
 export interface OperatorMetricSources {
-  hooks: Hooks
+  hooks: HookCatalogue
   mempool: MempoolService
   /** the network's minimum fee (coin): what a transaction must pay to be admitted */
   minFeeCoin: number
