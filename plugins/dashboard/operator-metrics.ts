@@ -40,6 +40,7 @@ export const OPERATOR_METRICS = [
   'ledger_mempool_bytes',
   'ledger_mempool_capacity',
   'ledger_mempool_min_fee',
+  'ledger_mempool_min_fee_bohm_per_byte',
   'ledger_verify_pool_queue_length',
   'ledger_verify_pool_threads',
   'ledger_db_size_bytes',
@@ -129,7 +130,8 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
   }
   level('ledger_mempool_bytes', 'bytes of all pending transactions (their wire size)', () => src.mempool.bytes)
   level('ledger_mempool_capacity', 'pending transactions the mempool holds at most', () => src.mempool.capacity)
-  level('ledger_mempool_min_fee', 'the least fee (coin) a transaction must pay to be admitted', () => src.minFeeCoin)
+  level('ledger_mempool_min_fee', "the network's minimum fee (coin): no transaction pays less", () => src.minFeeCoin)
+  level('ledger_mempool_min_fee_bohm_per_byte', 'the fee per byte (bohm) a transaction must pay now to enter the mempool: the rolling minimum an eviction raises, 0 while the pool has room', () => Number(src.mempool.minFeePerByte?.() ?? 0n))
   level('ledger_verify_pool_queue_length', 'signature-verification jobs posted to the verify pool and not yet answered', () => src.verifyPool()?.queueLength() ?? 0)
   level('ledger_verify_pool_threads', 'threads of the signature verify pool', () => src.verifyPool()?.threads ?? 0)
   level('ledger_miner_hashes_per_second', "this node's miner's hash rate (0 when it does not mine)", () => {
