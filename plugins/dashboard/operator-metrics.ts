@@ -10,6 +10,10 @@ import type { KvStore } from '../../core/kernel/kv.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { MinerService, PeerService, VerifyPoolStats } from '../../core/kernel/services.ts'
 import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
+import { BlockErrorCode } from '../../core/chain/errors.ts'
+
+/** label values come from fixed sets only, so nothing a peer sends can grow the scrape */
+const REJECTION_CODES: ReadonlySet<string> = new Set(Object.values(BlockErrorCode))
 
 export interface OperatorMetricSources {
   hooks: HookCatalogue
@@ -76,7 +80,7 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
     labelNames: ['evidence'] as const,
     registers
   })
-  const rejected = new Counter({ name: 'ledger_blocks_rejected_total', help: 'blocks refused, by error code', labelNames: ['code'] as const, registers })
+  const rejected = new Counter({ name: 'ledger_blocks_rejected_total', help: 'blocks refused, by BLOCK_ERROR_* code (other: a code outside that set)', labelNames: ['code'] as const, registers })
   const reorgs = new Counter({ name: 'ledger_reorgs_total', help: 'chain reorganizations', registers })
   const depth = new Histogram({
     name: 'ledger_reorg_depth_blocks',
@@ -91,7 +95,7 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
     if (!e.syncing) lag.observe(Math.max(0, now() - e.block.timestamp))
     connected.inc({ evidence: entropyEvidenceOf(e.block.quantum_signature) })
   })
-  src.hooks.blockRejected.tap('dashboard:metrics', (e) => { rejected.inc({ code: e.code }) })
+  src.hooks.blockRejected.tap('dashboard:metrics', (e) => { rejected.inc({ code: REJECTION_CODES.has(e.code) ? e.code : 'other' }) })
   src.hooks.reorg.tap('dashboard:metrics', (e) => {
     reorgs.inc()
     depth.observe(e.disconnected)

@@ -150,3 +150,13 @@ t.test('the mempool\'s rolling minimum fee rate rises when it evicts', async (t)
   t.equal(mempool.size, 1)
   t.ok((await rate() as number) > 0, 'an eviction raised the fee per byte a newcomer must pay')
 })
+
+t.test('label values from fixed sets: a made-up rejection code counts as other', async (t) => {
+  const node = await startDashboardNode()
+  t.teardown(() => node.stop())
+  // the chain owns blockRejected; fired here as a stand-in for a code outside the set
+  node.kernel.hooks.blockRejected.call({ hash: 'ab'.repeat(64), code: 'x'.repeat(300), reason: 'junk', origin: 'peer' })
+  const text = (await node.get('/metrics')).body
+  t.equal(values(text).get('ledger_blocks_rejected_total{code="other"}'), 1)
+  t.notMatch(text, /x{300}/, 'the code never becomes a label value')
+})
