@@ -66,7 +66,8 @@ export async function startEntropyServer (o: EntropyServerOptions = {}): Promise
   if (!(provider instanceof AggregatorEntropyProvider)) throw new Error('the entropy aggregator did not start its own aggregator')
   const { host, port } = provider.status()
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  logger.info({ url, network, status: provider.aggregator.status, reason: provider.aggregator.reason }, 'entropy server listening')
+  const health = provider.aggregator.health()
+  logger.info({ url, network, status: health.status, serving: health.last_fill.source, evidence: health.evidence, reason: health.reason }, 'entropy server listening')
   return { aggregator: provider.aggregator, host, port, url, close: async () => { await kernel.stop() } }
 }
 

@@ -1,6 +1,8 @@
 // The attested miner. Per block: draw >= 64 bytes from the entropy provider (no source, no
 // block: there is no software fallback), build and sign the attestation envelope, assemble
 // the template, and search nonces on the worker pool until found or the tip moves.
+import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../../core/chain/entropy-evidence.ts'
 import type { Logger } from 'pino'
 import type { Hooks, MiningTemplateContext } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
@@ -236,6 +238,7 @@ export class Miner implements MinerService {
 
 /** The "mined block" log line: txs counts every transaction, the coinbase included, exactly
  *  as the explorer's tx_count does, so the log and the explorer never disagree. */
-export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string } {
-  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source }
+export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string; evidence: EntropyEvidence } {
+  // evidence: what the attestation proves (docs/entropy.md), beside the source it names
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source, evidence: entropyEvidenceOf(block.quantum_signature) }
 }
