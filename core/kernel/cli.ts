@@ -1,13 +1,14 @@
 // The `ledger` command line (yargs). Every `run` flag is also settable in ledger.config.ts;
 // flags win. Errors a user can fix print one line and exit 2, never a stack trace.
 import path from 'node:path'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import yargs from 'yargs'
 import type { Argv } from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import type { NodeConfig, UserConfig } from './config.ts'
 import { walletCommands, WalletCliError } from './cli/wallet.ts'
+import { nodeLookCommands } from './cli/node-look.ts'
 import type { StopReason } from './lifecycle.ts'
 import { PROTOCOL_VERSION } from './version.ts'
 import type { PluginCommand } from './plugin.ts'
@@ -181,7 +182,7 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
       }
     })
     .command('verify', "re-verify a node's chain over its public HTTP API (PoW, difficulty, merkle roots, attestations, beacon signatures)", (y) => y
-      .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL, e.g. http://127.0.0.1:8080" })
+      .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL (explorer, port 8081 by default), e.g. http://127.0.0.1:8081" })
       .option('from', { type: 'number', describe: 'first height to verify [default: 1]' })
       .option('to', { type: 'number', describe: "last height to verify [default: the node's tip]" })
       .option('core', { type: 'string', array: true, describe: 'cores that hash and verify, as for `ledger run` (e.g. --core bls=noble,sha3=js)' }),
@@ -207,25 +208,20 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
         throw err
       }
     })
-    .command('keygen', 'write a new ML-DSA-87 wallet file', (y) => y
+    .command('keygen', 'write a new ML-DSA-87 wallet file (same as `ledger wallet create`)', (y) => y
       .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
+      .option('encrypt', { type: 'boolean', default: false, describe: 'seal the seed under a passphrase (asked on the terminal, or --password-file)' })
+      .option('password-file', { type: 'string', describe: 'the passphrase is this file\'s first line (implies --encrypt)' })
+      .option('light-kdf', { type: 'boolean', default: false, describe: 'scrypt N=2^12 instead of 2^17: fast to open, weak against guessing' })
       .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' })
       .option('parents', { type: 'boolean', default: false, describe: 'create missing parent directories (mode 0700)' }),
     async (a) => {
-      const file = path.resolve(a.out)
-      if (existsSync(file) && !a.force) throw new UsageError(`${file} exists; pass --force to overwrite`)
-      // a typo in the path must not silently become a new directory tree holding a key
-      const dir = path.dirname(file)
-      if (!a.parents && !existsSync(dir)) throw new UsageError(`directory ${dir} does not exist; create it first or pass --parents`)
-      if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`)
-      const [{ generateWallet }, { writeWalletFile }] = await Promise.all([import('../chain/wallet.ts'), import('./wallet-file.ts')])
-      const w = generateWallet()
-      writeWalletFile(file, w)
-      console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
+      const [{ generateWallet }, { writeNewWallet }] = await Promise.all([import('../chain/wallet.ts'), import('./cli/wallet-keys.ts')])
+      await writeNewWallet(a, generateWallet())
     })
   for (const command of pluginCommands) cli = cli.command(command)
-  return walletCommands(cli)
-    .demandCommand(1, `name a command: ${['run', 'bench', 'verify', 'keygen', 'wallet', 'tx', ...pluginCommands.map(commandName)].join(', ')}`)
+  return nodeLookCommands(walletCommands(cli))
+    .demandCommand(1, `name a command: ${['run', 'bench', 'verify', 'keygen', 'wallet', 'tx', 'status', 'peers', ...pluginCommands.map(commandName)].join(', ')}`)
     .strict()
     .recommendCommands()
     .help()
