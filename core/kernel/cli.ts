@@ -43,6 +43,9 @@ interface RunArgs {
   'p2p-host'?: string
   peer?: string[]
   mine?: boolean
+  'mine-threads'?: number
+  'miner-wallet'?: string
+  'miner-sync-wait'?: number
   'log-level'?: string
   'log-format'?: string
   'status-interval'?: number
@@ -77,7 +80,16 @@ export function flagOverrides (a: RunArgs): Record<string, unknown> {
   section('dashboard', { host: a['dashboard-host'], port: a['dashboard-port'] })
   section('entropy-aggregator', { port: a['entropy-port'], url: a['entropy-url'] })
   section('p2p', { host: a['p2p-host'], port: a['p2p-port'], peers: a.peer !== undefined && a.peer.length > 0 ? a.peer : undefined })
-  if (a.mine === false) o.miner = { enabled: false }
+  for (const k of ['mine-threads', 'miner-sync-wait'] as const) {
+    const v = a[k]
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new UsageError(`--${k} must be a non-negative integer`)
+  }
+  section('miner', {
+    enabled: a.mine === false ? false : undefined,
+    threads: a['mine-threads'],
+    walletFile: a['miner-wallet'] !== undefined ? path.resolve(a['miner-wallet']) : undefined,
+    syncWaitSeconds: a['miner-sync-wait']
+  })
   return o
 }
 
@@ -151,10 +163,13 @@ const runOptions = (y: Argv): Argv<RunArgs> => y
   .option('dashboard-port', { type: 'number', describe: 'dashboard port [default: 8080]' })
   .option('entropy-port', { type: 'number', describe: 'built-in entropy aggregator port [default: 8420]' })
   .option('entropy-url', { type: 'string', describe: 'use an external entropy source (SPEC 4.6 REST) instead of the built-in aggregator' })
-  .option('p2p-port', { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet]' })
+  .option('p2p-port', { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet, 28333 devnet]' })
   .option('p2p-host', { type: 'string', describe: 'peer-to-peer listen address (an IP) [default: 0.0.0.0]' })
   .option('peer', { type: 'string', array: true, describe: 'bootstrap peer host:port or multiaddr (repeatable)' })
   .option('mine', { type: 'boolean', describe: 'mine blocks; --no-mine runs a relay / explorer node [default: true]' })
+  .option('mine-threads', { type: 'number', describe: 'PoW worker threads [default: one per core but one, at least 1]' })
+  .option('miner-wallet', { type: 'string', describe: 'pay mined blocks to this wallet file\'s address (it may be encrypted: only its address is read) [default: <data dir>/wallets/node.json]' })
+  .option('miner-sync-wait', { type: 'number', describe: 'seconds a miner with --peer waits to hear from its peers before mining its own tip; 0: no wait [default: 30]' })
   .option('log-level', { type: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], describe: 'log level [default: info]' })
   .option('log-format', { type: 'string', choices: ['json', 'pretty'], describe: 'pretty: one line per entry; json: one object per line [default: pretty on a terminal, else json]' })
   .option('status-interval', { type: 'number', describe: 'seconds between status lines (height, peers, hash rate, mempool, sync); 0 turns them off [default: 30]' })

@@ -96,6 +96,8 @@ export type SyncState = 'idle' | 'syncing' | 'synced'
 export interface PeerService {
   peers(): PeerInfo[]
   syncState(): SyncState
+  /** how many peers the operator named to dial (--peer); 0: nobody to wait for before mining */
+  bootstrapCount?(): number
 }
 
 export interface NameDirectory {

@@ -39,3 +39,21 @@ t.test('--p2p-host reaches the p2p section', async (t) => {
   t.same(flagOverrides({ 'p2p-host': '127.0.0.1', 'p2p-port': 4001 }), { p2p: { host: '127.0.0.1', port: 4001 } })
   t.same(flagOverrides({}), {})
 })
+
+t.test('miner flags reach the miner section; the default leaves a core free', async (t) => {
+  t.same(flagOverrides({ 'mine-threads': 3, 'miner-wallet': 'pay.json', 'miner-sync-wait': 0 }), { miner: { threads: 3, walletFile: path.resolve('pay.json'), syncWaitSeconds: 0 } })
+  t.same(flagOverrides({ mine: false, 'mine-threads': 2 }), { miner: { enabled: false, threads: 2 } })
+  t.throws(() => flagOverrides({ 'mine-threads': -1 }), new UsageError('--mine-threads must be a non-negative integer'))
+  const { defaultMinerThreads } = await import('../../plugins/miner/manifest.ts')
+  t.equal(defaultMinerThreads(8), 7)
+  t.equal(defaultMinerThreads(2), 1)
+  t.equal(defaultMinerThreads(1), 1, 'never zero')
+})
+
+t.test('run --help: the miner flags, and devnet\'s p2p port', async (t) => {
+  const log = t.capture(console, 'log')
+  await run(['run', '--help'])
+  const help = log().map((c) => c.args.join(' ')).join('\n')
+  for (const flag of ['--mine-threads', '--miner-wallet', '--miner-sync-wait']) t.match(help, flag)
+  t.match(help, /28333 devnet/)
+})
