@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Kernel } from './kernel.ts'
 import type { Services } from './services.ts'
+import type { Block } from '../chain/types.ts'
 
 export interface NodeUrls {
   chat?: string
@@ -168,7 +169,12 @@ export function startNotifier (kernel: Kernel, logger: Logger, intervalMs: numbe
   const own = service(kernel, 'miner')?.status().miner_address
   kernel.hooks.blockConnected.tap('notifier', ({ block, syncing }) => {
     if (syncing || block.miner === own) return
-    logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, miner: block.miner.slice(0, 12) }, 'imported block')
+    logger.info(importedBlockLogFields(block), 'imported block')
   })
   return () => clearInterval(timer)
+}
+
+/** `txs` counts every transaction, the coinbase too, as `mined block` and the explorer do */
+export function importedBlockLogFields (block: Pick<Block, 'height' | 'hash' | 'transactions' | 'miner'>): { height: number; hash: string; txs: number; miner: string } {
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, miner: block.miner.slice(0, 12) }
 }

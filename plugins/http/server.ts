@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, HttpError } from '../../core/kernel/errors.ts'
 import type { ErrorBody } from '../../core/kernel/errors.ts'
 import type { HttpServerOptions } from '../../core/kernel/http-service.ts'
+import type { Logger } from 'pino'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -27,9 +28,24 @@ function send (reply: FastifyReply, status: number, body: ErrorBody): FastifyRep
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
+/** Fastify logs "Server listening at ..." on every listen; each plugin logs its own line with
+ *  what the operator needs (which server, auth, sources), so fastify's is dropped: one line per
+ *  server. */
+function withoutListenLine (logger: Logger): Logger {
+  return new Proxy(logger, {
+    get (target, prop) {
+      if (prop !== 'info') return Reflect.get(target, prop, target)
+      return (...args: Parameters<Logger['info']>) => {
+        if (typeof args[0] === 'string' && args[0].startsWith('Server listening at ')) return
+        target.info(...args)
+      }
+    }
+  })
+}
+
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const app = Fastify({
-    loggerInstance: opts.logger.child({ server: opts.name }),
+    loggerInstance: withoutListenLine(opts.logger.child({ server: opts.name })),
     logController: new LogController({ disableRequestLogging: opts.logRequests !== true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
