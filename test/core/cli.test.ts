@@ -2,7 +2,7 @@
 // directories (issue 14 item 13) and run takes --p2p-host (item 11).
 import t from 'tap'
 import path from 'node:path'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { buildCli, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 
@@ -56,4 +56,17 @@ t.test('run --help: the miner flags, and devnet\'s p2p port', async (t) => {
   const help = log().map((c) => c.args.join(' ')).join('\n')
   for (const flag of ['--mine-threads', '--miner-wallet', '--miner-sync-wait']) t.match(help, flag)
   t.match(help, /28333 devnet/)
+})
+
+t.test('README\'s command table names every command, and only real ones', async (t) => {
+  const { builtinCommands, PROJECT_ROOT } = await import('../../core/kernel/cli.ts')
+  const log = t.capture(console, 'log')
+  await buildCli(['--help'], await builtinCommands()).exitProcess(false).parseAsync()
+  const help = log().map((c) => c.args.join(' ')).join('\n')
+  const commands = new Set([...help.matchAll(/^ {2}ledger ([a-z-]+)/gm)].map((m) => m[1]))
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8')
+  const table = new Set([...readme.matchAll(/^\| `npx ledger ([a-z][a-z-]*)/gm)].map((m) => m[1]))
+  t.ok(commands.has('verify') && commands.has('status') && commands.has('peers'), 'the CLI has verify, status, peers')
+  t.same([...commands].filter((c) => !table.has(c)), [], 'every command is in README\'s table')
+  t.same([...table].filter((c) => !commands.has(c)), [], 'every command in the table exists')
 })
