@@ -10,7 +10,8 @@ import type { Hooks } from './hooks.ts'
 import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
 import type { NodeConfig } from './config.ts'
 import { builtinPluginNames, KERNEL_SERVICES, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
-import type { PluginContext, PluginManifest } from './plugin.ts'
+import type { PluginContext, PluginFlag, PluginManifest } from './plugin.ts'
+import { portFlagOf } from './flags.ts'
 import type { NodeInfo, NodeStatus, Services } from './services.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
@@ -166,7 +167,7 @@ export class Kernel {
       try {
         await fn()
       } catch (err) {
-        const explained = explainStartError(plugin, err)
+        const explained = explainStartError(plugin, this.plugins.find((p) => p.name === plugin)?.flags, err)
         // a known operator mistake is one friendly line; anything else keeps its stack
         if (explained instanceof ConfigError) this.logger.error({ plugin }, explained.message)
         else this.logger.error({ plugin, err }, 'plugin failed to start')
@@ -217,21 +218,14 @@ export function ensureDataDir (dir: string): void {
   }
 }
 
-/** the `ledger run` flag that moves each built-in listener */
-const PORT_FLAGS: Record<string, string> = {
-  http: '--port',
-  dashboard: '--dashboard-port',
-  'entropy-aggregator': '--entropy-port',
-  p2p: '--p2p-port'
-}
-
 /** A port already taken is an operator's everyday mistake: say which plugin, which address,
  *  and the exact flag that moves it. */
-function explainStartError (plugin: string, err: unknown): unknown {
+function explainStartError (plugin: string, flags: readonly PluginFlag[] | undefined, err: unknown): unknown {
   const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
   if (e?.code !== 'EADDRINUSE' && e?.code !== 'EACCES') return err
   const where = e.address !== undefined ? `${e.address}:${e.port ?? '?'}` : 'its address'
-  const flag = PORT_FLAGS[plugin]
+  // the flag its manifest declares for its listener
+  const flag = portFlagOf(flags)
   const move = flag === undefined ? `change the port in the '${plugin}' section of ledger.config.ts` : `pick another port with ${flag}`
   const why = e.code === 'EADDRINUSE' ? `address already in use (another node or program holds it; ${move})` : `permission denied (ports below 1024 need privileges; ${move})`
   return new ConfigError(`plugin '${plugin}' cannot listen on ${where}: ${why}`, { cause: err })

@@ -2,7 +2,7 @@
 // export). It reaches other plugins only through container services (`provide`/`resolve`)
 // and the hook catalogue (core/kernel/hooks.ts).
 import type { Logger } from 'pino'
-import type { CommandModule } from 'yargs'
+import type { CommandModule, Options } from 'yargs'
 import type { Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
 import type { NetworkParams } from '../chain/params.ts'
@@ -20,6 +20,74 @@ export type PluginCommand = CommandModule
  *  the arguments its builder declares before the handler sees them). */
 export function defineCommand<A> (command: CommandModule<object, A>): PluginCommand {
   return command as unknown as PluginCommand
+}
+
+/**
+ * A `ledger run` option that sets one key of its plugin's config section (flags win over
+ * ledger.config.ts). `--dashboard-port 9000` is `{ name: 'dashboard-port', key: 'port', port:
+ * true, option: { type: 'number', describe } }` in the dashboard's manifest.
+ */
+export interface PluginFlag {
+  /** the option without dashes, unique across the profile */
+  name: string
+  /** the key of this plugin's config section it sets */
+  key: string
+  /** how yargs parses and documents it (type, describe, array, choices) */
+  option: Options
+  /** a listening port: checked 0-65535, and named when the port is taken (EADDRINUSE) */
+  port?: boolean
+  /** the config value for a given flag value, or undefined to leave the config alone
+   *  (`--no-mine` sets `enabled: false`, `--mine` changes nothing); default: the value */
+  toConfig?: (value: unknown) => unknown
+}
+
+/** What a plugin's `summary` and `status` may look at once the node runs. */
+export interface SummaryView {
+  /** a service of the running node, or undefined when no plugin provides it */
+  service<K extends keyof Services>(name: K): Services[K] | undefined
+  readonly dataDir: string
+  readonly env: NodeJS.ProcessEnv
+}
+
+/**
+ * One row of the startup summary. The terminal shows `label` and the value(s), rows sorted by
+ * `order` (URLs 100-899, then files and secrets 900-999); JSON logs carry it as
+ * `summary.urls[key]` (`top: true`: `summary[key]`).
+ */
+export interface SummaryRow {
+  key: string
+  label: string
+  /** several values: the first beside the label, the rest under it */
+  value: string | string[]
+  order: number
+  top?: boolean
+}
+
+/** A plugin's part of the periodic status line (`height 1,204 · peers 2 · 1.2 MH/s · mempool 3 · synced`):
+ *  the kernel merges every plugin's part; no `height` from anyone, no line. */
+export interface StatusPart {
+  height?: number
+  peers?: number
+  /** hashes per second; null: not mining */
+  hashRate?: number | null
+  mempool?: number
+  sync?: 'idle' | 'syncing' | 'synced'
+  /** the best height a peer reports */
+  target?: number
+  /** blocks mined here are logged by their miner; the status line's block lines skip them */
+  ownMinerAddress?: string
+}
+
+/** A `tools/<name>/manifest.ts`: commands that are not a plugin of the node (wallet, verify,
+ *  bench). Keep it light: the handlers import what they run. */
+export interface ToolManifest {
+  name: string
+  description: string
+  commands: readonly PluginCommand[]
+}
+
+export function defineTool (manifest: ToolManifest): ToolManifest {
+  return manifest
 }
 
 export interface PluginContext<C = Record<string, unknown>> {
@@ -53,6 +121,9 @@ export interface PluginContext<C = Record<string, unknown>> {
 export interface PluginManifest<C = Record<string, unknown>> {
   name: string
   description: string
+  /** the plugin API version this plugin is written for ('1.0'): the node loads it when its own
+   *  API (PLUGIN_API_VERSION) is that version or a later minor of the same major */
+  apiVersion: string
   /** container services this plugin registers */
   provides: ReadonlyArray<keyof Services>
   /** services that must exist (the node refuses to boot without them) */
@@ -61,10 +132,19 @@ export interface PluginManifest<C = Record<string, unknown>> {
   optional?: ReadonlyArray<keyof Services>
   /** JSON schema (ajv) of the plugin's config section, `ledger.config.ts` key = plugin name */
   configSchema?: JsonSchema
-  /** CLI commands this plugin adds (the built-in plugins' are listed by `ledger --help`) */
+  /** `ledger <command>`s this plugin adds, listed by `ledger --help` for every plugin in the
+   *  profile (a built-in's come from its `commands.ts`, which the manifest re-exports) */
   commands?: readonly PluginCommand[]
+  /** `ledger run` options that set keys of this plugin's section (in the same `commands.ts`) */
+  flags?: readonly PluginFlag[]
+  /** rows of the startup summary (URLs, files), read once the node runs */
+  summary?: (view: SummaryView) => SummaryRow[]
+  /** this plugin's part of the periodic status line */
+  status?: (view: SummaryView) => StatusPart
   register(ctx: PluginContext<C>): Promise<void> | void
 }
+
+export { PLUGIN_API_VERSION } from './plugin-api.ts'
 
 export function definePlugin<C = Record<string, unknown>> (manifest: PluginManifest<C>): PluginManifest<C> {
   return manifest

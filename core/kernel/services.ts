@@ -96,6 +96,8 @@ export type SyncState = 'idle' | 'syncing' | 'synced'
 export interface PeerService {
   peers(): PeerInfo[]
   syncState(): SyncState
+  /** the multiaddrs this node listens on (for the startup summary) */
+  listenAddresses?(): string[]
   /** how many peers the operator named to dial (--peer); 0: nobody to wait for before mining */
   bootstrapCount?(): number
 }

@@ -20,6 +20,7 @@ interface ChainPluginConfig {
 export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
+  apiVersion: '1.0',
   provides: ['chain', 'mempool'],
   needs: ['chainDb'],
   configSchema: {
@@ -31,6 +32,10 @@ export default definePlugin<ChainPluginConfig>({
       verifyThreads: { type: ['integer', 'null'], minimum: 1, maximum: 64, default: null }
     },
     additionalProperties: false
+  },
+  status: (view) => {
+    const chain = view.service('chain')
+    return chain === undefined ? {} : { height: chain.tip().height, mempool: view.service('mempool')?.size ?? 0 }
   },
   async register (ctx) {
     const cores = ctx.resolve('cores')

@@ -3,9 +3,12 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import path from 'node:path'
+import { serverUrl } from '../../core/kernel/http-service.ts'
+import { flags } from './commands.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
-import { loadOrCreateApiKey } from './api-key.ts'
+import { API_KEY_FILE, loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
 import { NodeEventLog, tapNodeEvents } from '../../core/views/node-events.ts'
 import { EVENT_LOG_SIZE } from './routes/events-route.ts'
@@ -32,6 +35,7 @@ interface DashboardConfig {
 export default definePlugin<DashboardConfig>({
   name: 'dashboard',
   description: 'node-local operator dashboard and Prometheus metrics',
+  apiVersion: '1.0',
   provides: ['dashboardHttp'],
   needs: ['chain', 'mempool', 'wallets', 'http', 'node'],
   optional: ['names', 'miner', 'entropy', 'peers'],
@@ -44,6 +48,21 @@ export default definePlugin<DashboardConfig>({
       allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
     },
     additionalProperties: false
+  },
+  flags,
+  summary: (view) => {
+    const dash = serverUrl(view.service('dashboardHttp'))
+    const keyFromEnv = (view.env.LEDGER_API_KEY ?? '').trim().length > 0
+    return [
+      ...(dash === undefined
+        ? []
+        : [
+            { key: 'dashboard', label: 'dashboard', value: `${dash}/`, order: 150 },
+            { key: 'dashboardApi', label: 'dash. API', value: `${dash}/api`, order: 160 },
+            { key: 'metrics', label: 'metrics', value: `${dash}/metrics`, order: 170 }
+          ]),
+      { key: 'apiKey', label: 'API key', value: keyFromEnv ? 'from LEDGER_API_KEY' : path.join(view.dataDir, API_KEY_FILE), order: 910, top: true }
+    ]
   },
   async register (ctx) {
     const { requireAuth: camel, require_auth: snake } = ctx.config

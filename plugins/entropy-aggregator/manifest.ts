@@ -4,7 +4,7 @@
 // client of that external source and serves nothing itself.
 import type { AddressInfo } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { commands } from './commands.ts'
+import { commands, flags } from './commands.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
 import type { EntropyAggregatorConfig } from './config.ts'
 import { createAggregator } from './factory.ts'
@@ -15,10 +15,16 @@ import { RemoteEntropyProvider } from './remote-provider.ts'
 export default definePlugin<EntropyAggregatorConfig>({
   name: PLUGIN_NAME,
   description: 'entropy aggregator: verified beacons XOR the self-hosted source, REST contract on the entropy port',
+  apiVersion: '1.0',
   provides: ['entropy'],
   needs: ['http'],
   commands,
   configSchema,
+  flags,
+  summary: (view) => {
+    const entropy = view.service('entropy')?.status()
+    return entropy !== undefined && entropy.port > 0 ? [{ key: 'entropy', label: 'entropy', value: `http://${entropy.host}:${entropy.port}/api/health`, order: 180 }] : []
+  },
   register (ctx) {
     const c = ctx.config
     if (c.url !== null) {

@@ -2,6 +2,7 @@
 // search on worker threads (never on the HTTP event loop), halts when no source answers.
 import os from 'node:os'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { flags } from './commands.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
@@ -45,6 +46,7 @@ function payoutAddressOf (file: string): string {
 export default definePlugin<MinerConfig>({
   name: 'miner',
   description: 'attested proof-of-work miner on worker threads',
+  apiVersion: '1.0',
   provides: ['miner'],
   needs: ['chain', 'mempool', 'entropy', 'wallets'],
   optional: ['peers'],
@@ -58,6 +60,11 @@ export default definePlugin<MinerConfig>({
       syncWaitSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 3600, default: null }
     },
     additionalProperties: false
+  },
+  flags,
+  status: (view) => {
+    const miner = view.service('miner')?.status()
+    return miner === undefined ? {} : { hashRate: miner.running ? miner.hash_rate : null, ownMinerAddress: miner.miner_address }
   },
   register (ctx) {
     const wallets = ctx.resolve('wallets')

@@ -2,6 +2,7 @@
 // peer scoring and bans. Provides the `peers` service (peer list and sync state).
 import { isIP } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { flags } from './commands.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import { P2p } from './p2p.ts'
@@ -13,6 +14,7 @@ type P2pConfig = Omit<P2pSettings, 'port'> & { port: number | null }
 export default definePlugin<P2pConfig>({
   name: 'p2p',
   description: 'peer-to-peer networking: gossip, header-first sync, peer scoring',
+  apiVersion: '1.0',
   provides: ['peers'],
   needs: ['chain'],
   optional: ['mempool'],
@@ -35,6 +37,14 @@ export default definePlugin<P2pConfig>({
       blocksPerRequest: { type: 'integer', minimum: 1, maximum: 128, default: 64 }
     },
     additionalProperties: false
+  },
+  flags,
+  summary: (view) => [{ key: 'p2p', label: 'p2p', value: view.service('peers')?.listenAddresses?.() ?? [], order: 190 }],
+  status: (view) => {
+    const peers = view.service('peers')
+    if (peers === undefined) return {}
+    const list = peers.peers()
+    return { peers: list.length, sync: peers.syncState(), target: list.reduce((m, p) => Math.max(m, p.best_height), 0) }
   },
   register (ctx) {
     const c = ctx.config

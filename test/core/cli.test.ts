@@ -3,11 +3,11 @@
 import t from 'tap'
 import path from 'node:path'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { buildCli, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
+import { buildCli, commandLine, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 
 async function run (argv: string[]): Promise<void> {
-  await buildCli(argv).exitProcess(false).parseAsync()
+  await buildCli(argv, await commandLine(argv)).exitProcess(false).parseAsync()
 }
 
 t.test('keygen --out refuses a missing parent directory unless --parents', async (t) => {
@@ -36,14 +36,36 @@ t.test('keygen --out refuses a missing parent directory unless --parents', async
 })
 
 t.test('--p2p-host reaches the p2p section', async (t) => {
-  t.same(flagOverrides({ 'p2p-host': '127.0.0.1', 'p2p-port': 4001 }), { p2p: { host: '127.0.0.1', port: 4001 } })
-  t.same(flagOverrides({}), {})
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ 'p2p-host': '127.0.0.1', 'p2p-port': 4001 }, flags), { p2p: { host: '127.0.0.1', port: 4001 } })
+  t.same(flagOverrides({}, flags), {})
+})
+
+t.test('the plugins\' flags set their sections as they did when the kernel named them', async (t) => {
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ host: '0.0.0.0', port: 1, 'dashboard-host': 'h', 'dashboard-port': 2, 'entropy-port': 3, 'entropy-url': 'http://e', peer: ['a:1'], mine: false, 'log-level': 'warn' }, flags), {
+    http: { host: '0.0.0.0', port: 1 },
+    dashboard: { host: 'h', port: 2 },
+    'entropy-aggregator': { port: 3, url: 'http://e' },
+    p2p: { peers: ['a:1'] },
+    miner: { enabled: false },
+    logLevel: 'warn'
+  })
+  t.same(flagOverrides({ mine: true, peer: [] }, flags), {}, '--mine and an empty --peer change nothing')
+  t.throws(() => flagOverrides({ 'dashboard-port': 70000 }, flags), new UsageError('--dashboard-port must be a port number 0-65535'))
+})
+
+t.test('every command of the tools and the built-in plugins, in the order the CLI names them', async (t) => {
+  const line = await commandLine([])
+  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'status', 'peers', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
+  t.ok(line.commands.length >= 7)
 })
 
 t.test('miner flags reach the miner section; the default leaves a core free', async (t) => {
-  t.same(flagOverrides({ 'mine-threads': 3, 'miner-wallet': 'pay.json', 'miner-sync-wait': 0 }), { miner: { threads: 3, walletFile: path.resolve('pay.json'), syncWaitSeconds: 0 } })
-  t.same(flagOverrides({ mine: false, 'mine-threads': 2 }), { miner: { enabled: false, threads: 2 } })
-  t.throws(() => flagOverrides({ 'mine-threads': -1 }), new UsageError('--mine-threads must be a non-negative integer'))
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ 'mine-threads': 3, 'miner-wallet': 'pay.json', 'miner-sync-wait': 0 }, flags), { miner: { threads: 3, walletFile: path.resolve('pay.json'), syncWaitSeconds: 0 } })
+  t.same(flagOverrides({ mine: false, 'mine-threads': 2 }, flags), { miner: { enabled: false, threads: 2 } })
+  t.throws(() => flagOverrides({ 'mine-threads': -1 }, flags), new UsageError('--mine-threads must be a non-negative integer'))
   const { defaultMinerThreads } = await import('../../plugins/miner/manifest.ts')
   t.equal(defaultMinerThreads(8), 7)
   t.equal(defaultMinerThreads(2), 1)
@@ -59,9 +81,9 @@ t.test('run --help: the miner flags, and devnet\'s p2p port', async (t) => {
 })
 
 t.test('README\'s command table names every command, and only real ones', async (t) => {
-  const { builtinCommands, PROJECT_ROOT } = await import('../../core/kernel/cli.ts')
+  const { PROJECT_ROOT } = await import('../../core/kernel/cli.ts')
   const log = t.capture(console, 'log')
-  await buildCli(['--help'], await builtinCommands()).exitProcess(false).parseAsync()
+  await buildCli(['--help'], await commandLine(['--help'])).exitProcess(false).parseAsync()
   const help = log().map((c) => c.args.join(' ')).join('\n')
   const commands = new Set([...help.matchAll(/^ {2}ledger ([a-z-]+)/gm)].map((m) => m[1]))
   const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8')

@@ -6,13 +6,13 @@ import type { Test } from 'tap'
 import path from 'node:path'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
-import { buildCli, UsageError } from '../../core/kernel/cli.ts'
-import { DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
-import { getPassphrase } from '../../core/kernel/cli/passphrase.ts'
-import { tmpDir, cleanup } from '../helpers/chain.ts'
+import { buildCli, commandLine, UsageError } from '../../../core/kernel/cli.ts'
+import { DEVNET_DEV_ACCOUNT } from '../../../config/networks.ts'
+import { getPassphrase } from '../../../tools/wallet/passphrase.ts'
+import { tmpDir, cleanup } from '../../helpers/chain.ts'
 
 async function run (argv: string[]): Promise<void> {
-  await buildCli(argv).exitProcess(false).parseAsync()
+  await buildCli(argv, await commandLine(argv)).exitProcess(false).parseAsync()
 }
 
 async function output (t: Test, argv: string[]): Promise<{ out: string; err: string }> {

@@ -2,14 +2,15 @@
 // dashboard API like `ledger wallet balance` (client/index.ts). --json passes the node's
 // answer through for scripts.
 import type { Argv } from 'yargs'
-import { DEFAULT_NODE_URL } from '../../../client/defaults.ts'
-import type { LedgerClient, MiningInfo, NodeStatus, PeerList } from '../../../client/index.ts'
-import { UsageError } from '../errors.ts'
+import { DEFAULT_NODE_URL } from '../../client/defaults.ts'
+import type { LedgerClient, MiningInfo, NodeStatus, PeerList } from '../../client/index.ts'
+import { UsageError } from '../../core/kernel/errors.ts'
+import { defineCommand } from '../../core/kernel/plugin.ts'
 
 interface LookArgs { node: string; json: boolean }
 
 async function withClient<T> (a: LookArgs, fn: (c: LedgerClient) => Promise<T>): Promise<T> {
-  const { LedgerClient, LedgerClientError } = await import('../../../client/index.ts')
+  const { LedgerClient, LedgerClientError } = await import('../../client/index.ts')
   try {
     return await fn(new LedgerClient({ node: a.node }))
   } catch (err) {
@@ -42,18 +43,26 @@ const lookOptions = <T>(y: Argv<T>) => y
   .option('node', { type: 'string', default: DEFAULT_NODE_URL, describe: 'the node\'s dashboard URL' })
   .option('json', { type: 'boolean', default: false, describe: 'print the node\'s JSON for scripts' })
 
-export function nodeLookCommands (y: Argv): Argv {
-  return y
-    .command('status', 'a running node at a glance: height, sync, peers, mining, entropy', lookOptions, async (a) => {
-      await withClient(a, async (c) => {
-        const [s, m, chain] = await Promise.all([c.status(), c.mining(), c.chain()])
-        console.log(a.json ? JSON.stringify({ ...s, mining: m, tip_hash: chain.tip_hash, tip_timestamp: chain.tip_timestamp }) : formatStatus(s, m, Date.now() / 1000 - chain.tip_timestamp))
-      })
+export const statusCommand = defineCommand<LookArgs>({
+  command: 'status',
+  describe: 'a running node at a glance: height, sync, peers, mining, entropy',
+  builder: (y) => lookOptions(y) as unknown as Argv<LookArgs>,
+  async handler (a) {
+    await withClient(a, async (c) => {
+      const [s, m, chain] = await Promise.all([c.status(), c.mining(), c.chain()])
+      console.log(a.json ? JSON.stringify({ ...s, mining: m, tip_hash: chain.tip_hash, tip_timestamp: chain.tip_timestamp }) : formatStatus(s, m, Date.now() / 1000 - chain.tip_timestamp))
     })
-    .command('peers', 'the peers a running node is connected to', lookOptions, async (a) => {
-      await withClient(a, async (c) => {
-        const p = await c.peers()
-        console.log(a.json ? JSON.stringify(p) : formatPeers(p))
-      })
+  }
+})
+
+export const peersCommand = defineCommand<LookArgs>({
+  command: 'peers',
+  describe: 'the peers a running node is connected to',
+  builder: (y) => lookOptions(y) as unknown as Argv<LookArgs>,
+  async handler (a) {
+    await withClient(a, async (c) => {
+      const p = await c.peers()
+      console.log(a.json ? JSON.stringify(p) : formatPeers(p))
     })
-}
+  }
+})
