@@ -186,11 +186,14 @@ export const txCommand = defineCommand<object>({
       const s = await cliCall(() => c.waitForConfirmation(tx.transaction_id, { timeoutMs: a.timeout * 1000 }))
       console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}`)
     })
-    .command('status <id>', 'where a transaction is: pending or in which block', (c) => nodeOption(c)
-      .positional('id', { type: 'string', demandOption: true, describe: 'the transaction id, or a unique prefix of 8+ hex characters' }),
+    .command('status [id]', 'where a transaction is: pending or in which block', (c) => nodeOption(c)
+      .positional('id', { type: 'string', describe: 'the transaction id, or a unique prefix of 8+ hex characters' }),
     async (a) => {
+      const given = a.id
+      // yargs would say only "Not enough non-option arguments"
+      if (given === undefined) throw new WalletCliError('tx status needs a transaction id (or a unique prefix of 8+ hex): ledger tx status <id>')
       const c = await client(a)
-      const id = await cliCall(() => c.resolveTxId(a.id))
+      const id = await cliCall(() => c.resolveTxId(given))
       const s = await cliCall(() => c.tx(id))
       if (s === null) throw new WalletCliError(`transaction ${id} is unknown to the node (neither in a block nor in the mempool)`)
       console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}; ${s.amount} coin ${s.sender} -> ${s.recipient}, fee ${s.fee}`)

@@ -90,13 +90,17 @@ t.test('import refusals', async (t) => {
 })
 
 t.test('`ledger wallet` and `ledger tx` alone print their sub-commands', async (t) => {
-  for (const [cmd, subs] of [['wallet', ['address', 'balance', 'create', 'import', 'export-phrase', 'encrypt']], ['tx', ['send', 'status <id>']]] as const) {
+  for (const [cmd, subs] of [['wallet', ['address', 'balance', 'create', 'import', 'export-phrase', 'encrypt']], ['tx', ['send', 'status [id]']]] as const) {
     const exitCode = process.exitCode
     const { err } = await output(t, [cmd])
     process.exitCode = exitCode
     for (const sub of subs) t.match(err, `ledger ${cmd} ${sub}`, `${cmd} help names ${sub}`)
     t.notMatch(err, /Not enough non-option arguments/)
   }
+})
+
+t.test('tx status without an id says what it needs', async (t) => {
+  await t.rejects(run(['tx', 'status']), new UsageError('tx status needs a transaction id (or a unique prefix of 8+ hex): ledger tx status <id>'))
 })
 
 t.test('verify --help gives the public port as its example', async (t) => {
