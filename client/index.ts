@@ -214,7 +214,7 @@ export class LedgerClient {
       if (err instanceof LedgerClientError && err.status === 404) throw new LedgerClientError(`--to ${to}: no such user name and not a 32-hex wallet address`, 404)
       throw err
     }
-    if (hit.type !== 'address' || normalizeAddress(hit.address)?.form !== 'wallet') throw new LedgerClientError(`--to ${to} is not a user name (it names a ${hit.type})`, 0)
+    if (hit.type !== 'address' || normalizeAddress(hit.address)?.form !== 'wallet') throw new LedgerClientError(`--to ${to} is not a user name (it names ${hit.type === 'address' ? 'a contract address' : hit.type === 'tx' ? 'a transaction' : 'a block'})`, 0)
     return { address: hit.address, name: to }
   }
 
