@@ -3,7 +3,7 @@
 // and the hook catalogue (core/kernel/hooks.ts).
 import type { Logger } from 'pino'
 import type { CommandModule, Options } from 'yargs'
-import type { Hooks } from './hooks.ts'
+import type { HookCatalogue, Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import type { Services } from './services.ts'
@@ -96,7 +96,12 @@ export interface PluginContext<C = Record<string, unknown>> {
   /** the whole node configuration (network, dataDir, cores, …) */
   readonly node: NodeConfig
   readonly params: NetworkParams
-  readonly hooks: Hooks
+  /** the hook catalogue to tap; firing is for owners (`ownedHooks`) */
+  readonly hooks: HookCatalogue
+  /** the same catalogue typed for firing: call()/promise() work on the hooks this plugin owns
+   *  (those of the services it provides, see HOOK_OWNERS, and those it declares in `hooks`) and
+   *  throw HookOwnerError on any other */
+  readonly ownedHooks: Hooks
   readonly logger: Logger
   /** aborted when the node starts shutting down */
   readonly signal: AbortSignal
@@ -135,6 +140,9 @@ export interface PluginManifest<C = Record<string, unknown>> {
   /** `ledger <command>`s this plugin adds, listed by `ledger --help` for every plugin in the
    *  profile (a built-in's come from its `commands.ts`, which the manifest re-exports) */
   commands?: readonly PluginCommand[]
+  /** hooks this plugin declares and alone fires: name -> a factory of the tapable hook (type
+   *  them by merging into `Hooks` of 'ledger-node/hooks') */
+  hooks?: Readonly<Record<string, () => object>>
   /** `ledger run` options that set keys of this plugin's section (in the same `commands.ts`) */
   flags?: readonly PluginFlag[]
   /** rows of the startup summary (URLs, files), read once the node runs */
@@ -149,3 +157,13 @@ export { PLUGIN_API_VERSION } from './plugin-api.ts'
 export function definePlugin<C = Record<string, unknown>> (manifest: PluginManifest<C>): PluginManifest<C> {
   return manifest
 }
+
+// The types a plugin works with, exported by name from 'ledger-node/plugin' (docs/plugins.md).
+export type { Block, Transaction, TxData, Attestation, BeaconEvidence, QuantumSignature } from '../chain/types.ts'
+export type { Receipt, ReceiptLog } from '../vm/receipt.ts'
+export type { ChainService, BlockOrigin, ProcessResult, ProcessOptions, StoredReceipt, ConfirmedTx } from '../chain/chain-service.ts'
+export type { MempoolService } from '../chain/mempool-service.ts'
+export type { NetworkParams } from '../chain/params.ts'
+export type { NodeConfig } from './config.ts'
+export type { Services, NodeInfo, WalletStore, EntropyProvider, MinerService, MinerStatus, PeerService, PeerInfo } from './services.ts'
+export type { Hooks, HookCatalogue, TapOnly, TxRefusal, BlockRef, BlockConnectedEvent, ReorgEvent } from './hooks.ts'

@@ -21,7 +21,7 @@ export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
   apiVersion: '1.0',
-  provides: ['chain', 'mempool'],
+  provides: ['chain', 'mempool', 'verifyPool'],
   needs: ['chainDb'],
   configSchema: {
     properties: {
@@ -43,11 +43,12 @@ export default definePlugin<ChainPluginConfig>({
     const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     signatureVerifier.warm()
+    ctx.provide('verifyPool', signatureVerifier)
     let mempool: Mempool | undefined
     const chain = new Chain({
       db: ctx.resolve('chainDb'),
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       executor,
       cores,
@@ -58,7 +59,7 @@ export default definePlugin<ChainPluginConfig>({
     mempool = new Mempool({
       chain,
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       capacity: ctx.config.mempoolCapacity,
       maxBytes: ctx.config.mempoolMaxBytes,
       perSenderLimit: ctx.config.perSenderLimit,

@@ -28,7 +28,7 @@ export default definePlugin<EntropyAggregatorConfig>({
   register (ctx) {
     const c = ctx.config
     if (c.url !== null) {
-      const remote = new RemoteEntropyProvider({ url: c.url, timeoutMs: c.fetchTimeoutMs, pollIntervalMs: c.probeIntervalMs, params: ctx.params, logger: ctx.logger, hooks: ctx.hooks })
+      const remote = new RemoteEntropyProvider({ url: c.url, timeoutMs: c.fetchTimeoutMs, pollIntervalMs: c.probeIntervalMs, params: ctx.params, logger: ctx.logger, hooks: ctx.ownedHooks })
       ctx.provide('entropy', remote)
       ctx.onStart(async () => {
         await remote.start()
@@ -42,7 +42,7 @@ export default definePlugin<EntropyAggregatorConfig>({
     const aggregator = createAggregator(plan, c, ctx.params, ctx.logger, ctx.resolve('cores').bls)
     const app = buildEntropyServer({ http: ctx.resolve('http'), aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
     let bound = { host: c.host, port: c.port }
-    const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.hooks })
+    const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.ownedHooks })
     ctx.provide('entropy', provider)
 
     ctx.onStart(async () => {

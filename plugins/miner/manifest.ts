@@ -87,7 +87,7 @@ export default definePlugin<MinerConfig>({
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
       entropy: ctx.resolve('entropy'),
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       pool,
       cores,

@@ -61,7 +61,7 @@ export default definePlugin<P2pConfig>({
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.tryResolve('mempool'),
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       dataDir: ctx.node.dataDir,
       powCore: ctx.resolve('cores').pow,
