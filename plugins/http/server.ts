@@ -13,6 +13,7 @@ import type { HttpLimits, HttpServerOptions } from '../../core/kernel/http-servi
 import { installConnectionCaps } from './connection-caps.ts'
 import { drainRequest } from './body-drain.ts'
 import { installJsonDepthLimit } from './json-depth.ts'
+import type { Logger } from 'pino'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -38,10 +39,25 @@ function checkingIntervalMs (l: HttpLimits): number {
   return Math.min(5000, Math.max(50, Math.floor(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 4)))
 }
 
+/** Fastify logs "Server listening at ..." on every listen; each plugin logs its own line with
+ *  what the operator needs (which server, auth, sources), so fastify's is dropped: one line per
+ *  server. */
+function withoutListenLine (logger: Logger): Logger {
+  return new Proxy(logger, {
+    get (target, prop) {
+      if (prop !== 'info') return Reflect.get(target, prop, target)
+      return (...args: Parameters<Logger['info']>) => {
+        if (typeof args[0] === 'string' && args[0].startsWith('Server listening at ')) return
+        target.info(...args)
+      }
+    }
+  })
+}
+
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits }
   const app = Fastify({
-    loggerInstance: opts.logger.child({ server: opts.name }),
+    loggerInstance: withoutListenLine(opts.logger.child({ server: opts.name })),
     logController: new LogController({ disableRequestLogging: opts.logRequests !== true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,

@@ -142,6 +142,8 @@ export class P2p implements PeerService {
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
 
+  bootstrapCount (): number { return this.#bootstrap.length }
+
   // ---- extras for the operator surfaces and tests
 
   get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
