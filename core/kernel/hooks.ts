@@ -15,6 +15,9 @@ export interface BlockConnectedEvent {
   reorg: boolean
   /** true when the node is still catching up (initial sync) */
   syncing: boolean
+  /** seconds the chain spent connecting it: applying its state, awaiting its signature
+   *  verdicts and writing the batch (absent where a connect is not timed) */
+  connectSeconds?: number
 }
 
 export interface ReorgEvent { from: BlockRef; to: BlockRef; forkPoint: BlockRef; disconnected: number; connected: number }

@@ -22,7 +22,7 @@ export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
   apiVersion: '1.0',
-  provides: ['chain', 'mempool', 'chainFollow'],
+  provides: ['chain', 'mempool', 'verifyPool', 'chainFollow'],
   needs: ['chainDb'],
   configSchema: {
     properties: {
@@ -44,6 +44,7 @@ export default definePlugin<ChainPluginConfig>({
     const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     signatureVerifier.warm()
+    ctx.provide('verifyPool', signatureVerifier)
     let mempool: Mempool | undefined
     let followers: ChainFollowers | undefined
     const chain = new Chain({
