@@ -177,3 +177,6 @@ export type { NetworkParams } from '../chain/params.ts'
 export type { NodeConfig } from './config.ts'
 export type { Services, NodeInfo, WalletStore, EntropyProvider, MinerService, MinerStatus, PeerService, PeerInfo } from './services.ts'
 export type { Hooks, HookCatalogue, TapOnly, TxRefusal, BlockRef, BlockConnectedEvent, ReorgEvent } from './hooks.ts'
+/** coin <-> bohm (10^18 bohm a coin): exact arithmetic on amounts and fees */
+export { BOHM_PER_COIN, bohmToCoin, coinToBohm } from '../chain/money.ts'
+export { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from '../chain/types.ts'
