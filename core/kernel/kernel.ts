@@ -199,6 +199,11 @@ export class Kernel {
         checkDeclared(name, 'tries to resolve')
         return this.container.hasRegistration(name) ? this.container.resolve(name) : undefined
       },
+      follow: (name, handler, opts) => {
+        checkDeclared('chainFollow', 'follows the chain (ctx.follow) through')
+        if (!this.container.hasRegistration('chainFollow')) throw new PluginLoadError(`plugin '${manifest.name}' follows the chain, but no enabled plugin provides 'chainFollow'`)
+        return this.container.resolve('chainFollow').follow(`${manifest.name}/${name}`, handler, opts)
+      },
       onStart: (fn) => { this.#starters.push({ plugin: manifest.name, fn }) },
       onClose: (fn) => { this.#closers.push({ plugin: manifest.name, fn }) }
     }

@@ -102,6 +102,9 @@ export interface ChainOptions {
   /** invalid blocks kept stored at most (MAX_INVALID_STORED) */
   maxInvalidStored?: number
   now?: () => number
+  /** the lowest height a chain follower may still revert from (follower.ts): side blocks a
+   *  reorg depth below it are kept for it, beyond the node's own horizon */
+  keepSideFrom?: () => number | undefined
 }
 
 /** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
@@ -570,7 +573,8 @@ export class Chain implements ChainService {
   /** Deletes side blocks so far below the tip that no reorg could reach them. */
   async #pruneStaleSide (): Promise<void> {
     // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
-    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const keep = this.#opts.keepSideFrom?.()
+    const below = Math.min(this.#tip.height, keep ?? Infinity) - this.params.maxReorgDepth + 1
     if (below <= 1) return
     // most blocks: no side block at all, or none low enough (no iterator opened, ~0.2 ms a block)
     if (this.#lowestSide !== undefined && this.#lowestSide >= below) return
