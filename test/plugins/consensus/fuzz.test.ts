@@ -96,11 +96,11 @@ t.test('blocks: random and mutated ones raise only BlockError from format and co
   const cores = new Cores({ pow: 'js' })
   await cores.ready()
   const g = genesisBlock(params)
-  const parent: BlockMeta = { hash: g.hash, height: 0, previous_hash: g.previous_hash, timestamp: g.timestamp, difficulty: g.difficulty, tx_count: 1, miner: g.miner, work: '1', status: 'main' }
+  const parent: BlockMeta = { hash: g.hash, height: 0, previous_hash: g.previous_hash, timestamp: g.timestamp, difficulty: g.difficulty, bits: g.bits, tx_count: 1, miner: g.miner, work: '1', status: 'main' }
   const valid = asJson(mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { txs: [transfer(params, dev, generateWallet().address, 1, 0)] }))
   const check = (b: unknown): boolean => onlyDomainErrors(() => {
     checkBlockFormat(b)
-    validateBlockContext(params, b, { parent, expectedDifficulty: params.initialDifficulty, now: g.timestamp + 100, cores })
+    validateBlockContext(params, b, { parent, expectedBits: params.initialBits, now: g.timestamp + 100, cores })
   })
   fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (v) => check(v)), { seed: SEED + 2, numRuns: 500 })
   fc.assert(fc.property(fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (ms) => check(ms.reduce((v, m) => mutate(v, m), valid))), { seed: SEED + 3, numRuns: 1500 })
