@@ -6,6 +6,7 @@ import type { BlockMeta } from '../chain/keys.ts'
 import { decodeTx } from './tx-view.ts'
 import type { DecodedTx } from './tx-view.ts'
 import type { NameOf } from './names.ts'
+import { decodeBits } from '../chain/target.ts'
 
 export interface BlockSummary {
   height: number
@@ -22,6 +23,10 @@ export interface BlockSummary {
 export interface BlockDetail extends BlockSummary {
   merkle_root: string
   nonce: number
+  /** the compact proof-of-work target the header carries (protocol 2) */
+  bits: number
+  /** the target itself, 128 hex digits: the hash is at most this */
+  target: string
   qrng_attestation_present: boolean
   /** registered source id named by the attestation, null for genesis */
   qrng_source: string | null
@@ -66,6 +71,8 @@ export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
     ...summaryOfBlock(block),
     merkle_root: block.merkle_root,
     nonce: block.nonce,
+    bits: block.bits,
+    target: decodeBits(block.bits).toString(16).padStart(128, '0'),
     qrng_attestation_present: attestation !== undefined && attestation !== null,
     qrng_source: attestation?.source ?? null,
     quantum_signature: block.quantum_signature,
