@@ -8,12 +8,12 @@ import type { PeerId } from '@libp2p/interface'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
-import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { BlockError, BlockErrorCode, TxError, txRefusalClass } from '../../core/chain/errors.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Topics } from './protocol.ts'
-import { PENALTY } from './misbehaviour.ts'
+import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
 
 export interface GossipOptions {
   pubsub: GossipSub
@@ -39,9 +39,6 @@ const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
   [BlockErrorCode.REORG_TOO_DEEP]: PENALTY.staleBlock,
   [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock
 }
-// Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
-// mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
-const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
 
 /** Remembers recent block hashes that came from peers (a bounded insertion-ordered set). */
 export class RecentSet {
@@ -166,7 +163,12 @@ export class Gossip {
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {
-        return HOSTILE_TX_ERRORS.has(err.code) ? this.#reject(peerId, PENALTY.invalidTx, `invalid transaction: ${err.code} ${err.message}`) : TopicValidatorResult.Ignore
+        // invalid: rejected (no honest node relays it); stale: dropped for a few points (failing
+        // transactions are free junk otherwise); our own limits: dropped quietly
+        const cls = txRefusalClass(err.code)
+        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, `invalid transaction: ${err.code} ${err.message}`)
+        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction: ${err.code}`)
+        return TopicValidatorResult.Ignore
       }
       // mempool.add reports every fault of the input as a TxError: anything else is ours
       this.#o.logger.error({ err }, 'admitting a gossiped transaction failed')

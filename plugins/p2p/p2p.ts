@@ -9,7 +9,8 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
-import type { PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
+import type { PeerInfo, PeerService, PeerTraffic, SyncState } from '../../core/kernel/services.ts'
+import { TrafficMeter } from './traffic-meter.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
 import type { LedgerLibp2p } from './libp2p-node.ts'
@@ -23,6 +24,10 @@ import { Gossip } from './gossip.ts'
 import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
+import { TokenBuckets } from './token-bucket.ts'
+import { ConnectionSlots, slotLimits } from './connection-slots.ts'
+import type { SlotConnection } from './connection-slots.ts'
+import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import { protocolOfVersion } from '../../core/kernel/version.ts'
@@ -61,8 +66,24 @@ export const BANS_FILE = 'p2p-bans.json'
 const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
 /** blocks responses served at once across all peers (each at most its byte budget plus a block) */
 const CONCURRENT_BLOCK_RESPONSES = 8
+/**
+ * Headers served per peer, in headers (a request costs what it asks for, at least
+ * HEADERS_MIN_COST): a burst of 10 full requests, then 2 full requests a second. An honest
+ * syncer asks for the next 2,000 while the last batch's bodies download, far below this.
+ */
+export const HEADERS_RATE = { capacity: 20_000, refillPerSecond: 4_000 } as const
+const HEADERS_MIN_COST = 100
+/** how long a peer may leave a response of ours unread before it loses the stream (and its serving slot) */
+const MAX_DRAIN_MS = 5_000
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
+/**
+ * connections libp2p accepts beyond maxPeers: room for an inbound newcomer to reach the gater,
+ * which evicts an inbound peer for it (ConnectionSlots); libp2p's pruner acts only past this
+ */
+const EVICTION_HEADROOM = 4
+/** peer-store tag that keeps the connections this node dialed out of libp2p's pruning */
+const OUTBOUND_TAG = 'ledger-outbound'
 
 export class P2p implements PeerService {
   readonly #o: P2pOptions
@@ -79,6 +100,11 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  readonly #traffic = new TrafficMeter()
+  readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
+  /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
+  readonly #addressOf = new Map<string, string>()
+  readonly slots: ConnectionSlots
 
   constructor (o: P2pOptions) {
     this.#o = o
@@ -87,7 +113,18 @@ export class P2p implements PeerService {
     this.misbehaviour = new Misbehaviour({
       file: path.join(o.dataDir, BANS_FILE),
       banSeconds: o.banSeconds,
-      onBan: (peerId, reason) => { this.#onBan(peerId, reason) }
+      onBan: (peerId, reason) => { this.#onBan(peerId, reason) },
+      onPersistError: (err) => { o.logger.warn({ err: err.message, code: err.code }, 'cannot write the ban list; bans are kept in memory') }
+    })
+    this.slots = new ConnectionSlots(slotLimits(o.maxPeers), {
+      connections: () => this.#connections(),
+      usefulness: (peerId) => {
+        const r = this.table.get(peerId)
+        return { pingMs: r?.pingMs ?? Infinity, lastBlockAt: r?.lastBlockAt ?? 0, lastTxAt: r?.lastTxAt ?? 0, protected: this.#redialer?.isBootstrap(peerId) === true }
+      },
+      close: async (id) => { await this.#node?.getConnections().find((c) => c.id === id)?.close({ signal: AbortSignal.timeout(1000) }) },
+      isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
+      isAddressBanned: (ip) => this.misbehaviour.isAddressBanned(ip)
     })
     o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
     // Taps are registered once, here; they do nothing until the node runs.
@@ -98,6 +135,8 @@ export class P2p implements PeerService {
   // ---- PeerService
 
   peers (): PeerInfo[] { return this.table.list() }
+
+  traffic (): PeerTraffic { return this.#traffic.totals() }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
@@ -117,6 +156,8 @@ export class P2p implements PeerService {
   }
 
   bans (): Ban[] { return this.misbehaviour.bans() }
+  /** the open connections as the slot rules count them */
+  slotConnections (): SlotConnection[] { return this.#connections() }
   score (peerId: string): number { return this.misbehaviour.score(peerId) }
   /** resolves when no sync round is running */
   async syncIdle (): Promise<void> { await this.#syncer?.idle() }
@@ -147,8 +188,10 @@ export class P2p implements PeerService {
       node = await createLibp2pNode({
         privateKey: identity.privateKey,
         listen: [`/${ip}/${o.host}/tcp/${o.port}`],
-        maxConnections: o.maxPeers,
-        isBanned: (id) => this.misbehaviour.isBanned(id)
+        maxConnections: o.maxPeers + EVICTION_HEADROOM,
+        isBanned: (id) => this.misbehaviour.isBanned(id),
+        metrics: this.#traffic.libp2pMetrics(),
+        slots: this.slots
       })
     } catch (err) {
       // libp2p reports a taken port as a generic listen failure; find the errno so the kernel
@@ -158,11 +201,18 @@ export class P2p implements PeerService {
     this.#node = node
     const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
     this.#client = client
-    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs }, {
+    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS) }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
-      headers: async (req) => await headersAfter(o.chain, req),
+      headers: async (req, peerId) => {
+        if (!this.#headersBudget.take(peerId, Math.max(req.max, HEADERS_MIN_COST))) {
+          this.penalize(peerId, PENALTY.headersFlood, 'headers requests over the rate')
+          return null
+        }
+        return await headersAfter(o.chain, req)
+      },
       blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
-      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) }
+      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) },
+      unread: (peerId, method) => { this.penalize(peerId, PENALTY.unreadResponse, `did not read its ${method} response`) }
     })
     const syncer = new Syncer({
       params: o.params,
@@ -194,6 +244,14 @@ export class P2p implements PeerService {
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
     this.#gossip = gossip
+    node.addEventListener('connection:open', (e) => {
+      const conn = e.detail
+      const ip = ipOf(conn.remoteAddr)
+      const id = conn.remotePeer.toString()
+      if (ip !== undefined) this.#addressOf.set(id, ip)
+      // the peers this node chose itself keep their slots when libp2p prunes
+      if (conn.direction === 'outbound') node.peerStore.merge(conn.remotePeer, { tags: { [OUTBOUND_TAG]: { value: 100 } } }).catch(() => undefined)
+    })
     node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
     node.addEventListener('peer:disconnect', (e) => { this.#onDisconnect(e.detail.toString()) })
     await node.start()
@@ -213,12 +271,13 @@ export class P2p implements PeerService {
     this.#gossip?.stop()
     await this.#node?.stop()
     await this.#syncer?.idle()
+    await this.misbehaviour.flush()
   }
 
   // ---- peers
 
   penalize (peerId: string, points: number, reason: string): void {
-    const banned = this.misbehaviour.penalize(peerId, points, reason)
+    const banned = this.misbehaviour.penalize(peerId, points, reason, this.#addressOf.get(peerId))
     if (!banned) this.#o.logger.debug({ peer: peerId, points, score: this.misbehaviour.score(peerId), reason }, 'peer penalized')
   }
 
@@ -271,7 +330,7 @@ export class P2p implements PeerService {
       const conn = node.getConnections(peer).find((c) => c.status === 'open')
       if (conn === undefined || this.table.has(id)) return
       const address = hostPort(conn.remoteAddr)
-      this.table.add(id, address, remote, Date.now() / 1000)
+      this.table.add(id, address, remote, Date.now() / 1000, conn.direction)
       this.#syncer?.forget(id)
       this.#o.logger.info({ peer: id, address, version: remote.version, height: remote.best_height }, 'peer connected')
       this.#o.hooks.peerConnected.call({ peerId: id, address })
@@ -327,7 +386,14 @@ export class P2p implements PeerService {
     this.#o.hooks.blockRejected.call({ hash, code: BlockErrorCode.BAD_FORMAT, reason, origin: 'peer' })
   }
 
+  #connections (): SlotConnection[] {
+    return (this.#node?.getConnections() ?? []).filter((c) => c.status === 'open').map((c) => ({
+      id: c.id, peerId: c.remotePeer.toString(), remoteAddr: c.remoteAddr, direction: c.direction, openedAt: c.timeline.open
+    }))
+  }
+
   #onDisconnect (id: string): void {
+    this.#addressOf.delete(id)
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')
@@ -340,8 +406,11 @@ export class P2p implements PeerService {
     if (client === null || !this.table.has(id) || this.#refreshing.has(id)) return
     this.#refreshing.add(id)
     try {
+      const started = performance.now()
       const s = await client.status(id, this.#status())
       if (this.#incompatible(s) !== null) { await this.disconnect(id); return }
+      const record = this.table.get(id)
+      if (record !== undefined) record.pingMs = performance.now() - started
       this.table.noteStatus(id, s)
       this.#syncer?.trigger()
     } catch (err) {

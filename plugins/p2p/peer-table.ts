@@ -12,6 +12,13 @@ export interface PeerRecord {
   bestHeight: number
   bestHash: string
   bestWork: bigint
+  /** who dialed */
+  direction?: 'inbound' | 'outbound'
+  /** the last status round trip (ms); Infinity until measured */
+  pingMs: number
+  /** when the peer last gave us a block we stored / a transaction we admitted (ms; 0: never) */
+  lastBlockAt: number
+  lastTxAt: number
 }
 
 export class PeerTable {
@@ -22,8 +29,9 @@ export class PeerTable {
   get (peerId: string): PeerRecord | undefined { return this.#peers.get(peerId) }
   all (): PeerRecord[] { return [...this.#peers.values()] }
 
-  add (peerId: string, address: string, status: StatusMessage, connectedAt: number): PeerRecord {
-    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n }
+  add (peerId: string, address: string, status: StatusMessage, connectedAt: number, direction?: 'inbound' | 'outbound'): PeerRecord {
+    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n, pingMs: Infinity, lastBlockAt: 0, lastTxAt: 0 }
+    if (direction !== undefined) record.direction = direction
     this.#peers.set(peerId, record)
     this.noteStatus(peerId, status)
     return record
@@ -48,7 +56,9 @@ export class PeerTable {
   /** A block the peer relayed or served: it has at least this much work. */
   noteBlock (peerId: string, height: number, hash: string, work: bigint): void {
     const r = this.#peers.get(peerId)
-    if (r === undefined || work <= r.bestWork) return
+    if (r === undefined) return
+    r.lastBlockAt = Date.now()
+    if (work <= r.bestWork) return
     r.bestHeight = height
     r.bestHash = hash
     r.bestWork = work
@@ -63,6 +73,13 @@ export class PeerTable {
 
   /** The SPEC 2.2 peer records. */
   list (): PeerInfo[] {
-    return this.all().map((r) => ({ peer_id: r.peerId, address: r.address, version: r.version, best_height: r.bestHeight, connected_at: r.connectedAt }))
+    return this.all().map((r) => ({
+      peer_id: r.peerId,
+      address: r.address,
+      version: r.version,
+      best_height: r.bestHeight,
+      connected_at: r.connectedAt,
+      ...(r.direction === undefined ? {} : { direction: r.direction })
+    }))
   }
 }
