@@ -10,6 +10,7 @@ import { decodeBinaryJson, encodeBinaryJson, BinaryJsonError } from '../../core/
 import { decodeTx, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Block, QuantumSignature, Transaction } from '../../core/chain/types.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
+import { bitsProblem, difficultyOfBits } from '../../core/chain/target.ts'
 import { WireError } from './protocol.ts'
 
 export const COMPACT_FORMAT = 0x03
@@ -23,6 +24,9 @@ export interface CompactHeader {
   timestamp: number
   previous_hash: string
   merkle_root: string
+  /** the compact target (core/chain/target.ts) */
+  bits: number
+  /** its leading zero hex digits, derived (what every surface shows); NaN when bits is no canonical target */
   difficulty: number
   miner: string
   nonce: number
@@ -114,6 +118,7 @@ function readHeader (bytes: Uint8Array, pow: PowCore): CompactHeader {
   const height = view.getBigUint64(4)
   const nonce = view.getBigUint64(HEADER_PREFIX_BYTES)
   if (height > BigInt(Number.MAX_SAFE_INTEGER) || nonce > BigInt(Number.MAX_SAFE_INTEGER)) throw new WireError('header height or nonce out of range')
+  const bits = view.getUint32(148)
   const hex = (from: number, n: number): string => Buffer.from(bytes.subarray(from, from + n)).toString('hex')
   const hashBytes = pow.hashHeader(bytes.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))
   return {
@@ -122,7 +127,8 @@ function readHeader (bytes: Uint8Array, pow: PowCore): CompactHeader {
     timestamp: view.getFloat64(12),
     previous_hash: hex(20, 64),
     merkle_root: hex(84, 64),
-    difficulty: view.getUint32(148),
+    bits,
+    difficulty: bitsProblem(bits) === undefined ? difficultyOfBits(bits) : Number.NaN,
     miner: hex(152, 16),
     nonce: Number(nonce),
     hash: Buffer.from(hashBytes).toString('hex'),
@@ -194,6 +200,7 @@ export function assemble (c: CompactBlock, txs: readonly Transaction[]): Block {
     previous_hash: h.previous_hash,
     merkle_root: h.merkle_root,
     difficulty: h.difficulty,
+    bits: h.bits,
     miner: h.miner,
     nonce: h.nonce,
     hash: h.hash,

@@ -1,7 +1,7 @@
 // Gossip of new blocks over gossipsub (docs/p2p.md "Block relay"). Blocks are announced
 // compact (compact.ts) on the cmpctblock topic and relayed once their work is proven: the
 // topic validator checks the header's proof of work before anything else, then what needs no
-// state (linkage to a known parent, time, difficulty on the tip, the envelope and its entropy
+// state (linkage to a known parent, time, the scheduled target on the tip, the envelope and its entropy
 // evidence), rebuilds the block from the mempool and recent transactions (asking the peer it
 // came from for the rest, or for the whole block), checks the merkle root, and accepts: gossipsub
 // relays the announcement while the chain applies the transactions. A body that then fails is
@@ -59,6 +59,8 @@ export interface GossipOptions {
   report(peerId: string, refusal: Refusal): void
   /** a relayed block was stored: the peer has at least this chain */
   onPeerBlock(peerId: string, block: Block, work: bigint): void
+  /** a relayed transaction was admitted (the peer is useful: eviction protects it) */
+  onPeerTx?(peerId: string): void
   /** a relayed block with valid work does not connect to anything we have: fetch its ancestors */
   onOrphan(peerId: string): void
   /** a block announcement arrived from a peer (first-seen timing) */
@@ -239,8 +241,8 @@ export class Gossip {
     if (h.timestamp <= parent.timestamp || h.timestamp > Date.now() / 1000 + o.params.maxFutureDrift) {
       return { fault: -PENALTY.uselessBlock, code: BlockErrorCode.BAD_TIMESTAMP, reason: `block ${h.height} timestamp is not after its parent's or too far ahead` }
     }
-    if (parent.hash === o.chain.tip().hash && h.difficulty !== o.chain.nextDifficulty()) {
-      return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_DIFFICULTY, reason: `difficulty ${h.difficulty}, expected ${o.chain.nextDifficulty()}` }
+    if (parent.hash === o.chain.tip().hash && h.bits !== o.chain.nextBits()) {
+      return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_DIFFICULTY, reason: `target bits 0x${h.bits.toString(16)}, the schedule demands 0x${o.chain.nextBits().toString(16)}` }
     }
     const shell = assemble(c, [c.coinbase as Transaction])
     try {
@@ -408,6 +410,7 @@ export class Gossip {
     }
     try {
       mempool.add(value as Transaction)
+      this.#o.onPeerTx?.(peerId)
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {

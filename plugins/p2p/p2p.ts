@@ -32,11 +32,12 @@ import { TokenBuckets } from './token-bucket.ts'
 import { ConnectionSlots, slotLimits } from './connection-slots.ts'
 import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
-import { MIN_PEER_PROTOCOL_VERSION, protocolVersionOf, topics, WireError } from './protocol.ts'
+import { topics, WireError } from './protocol.ts'
 import { RecentTxs, TxRelay } from './tx-relay.ts'
 import { ReportLimiter } from './peer-budget.ts'
 import type { Refusal } from './gossip.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
+import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface P2pSettings {
@@ -161,6 +162,8 @@ export class P2p implements PeerService {
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
 
+  bootstrapCount (): number { return this.#bootstrap.length }
+
   // ---- extras for the operator surfaces and tests
 
   get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
@@ -228,6 +231,7 @@ export class P2p implements PeerService {
         recent: this.#recentTxs,
         peers: () => this.table.all().map((p) => p.peerId),
         penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+        onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
         logger: o.logger,
         maxTxBytes
       })
@@ -280,6 +284,7 @@ export class P2p implements PeerService {
       isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
       report: (peerId, refusal) => { this.#report(peerId, refusal) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
       // an orphan's status request back is rate-limited per peer: junk cannot make us ask
       onOrphan: (peerId) => { if (this.#orphanStatus.take(peerId, 1)) void this.#refresh(peerId) }
     })
@@ -326,9 +331,21 @@ export class P2p implements PeerService {
     this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
     this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
     void this.disconnect(peerId).catch(() => undefined)
+    // an address ban drops every other id connected from there too
+    const ip = this.#addressOf.get(peerId)
+    if (ip === undefined || !this.misbehaviour.isAddressBanned(ip)) return
+    for (const c of this.#node?.getConnections() ?? []) {
+      if (ipOf(c.remoteAddr) === ip) void c.close({ signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    }
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
+
+  /** a peer's transaction was admitted: it is useful (eviction protects it) */
+  #notePeerTx (peerId: string): void {
+    const r = this.table.get(peerId)
+    if (r !== undefined) r.lastTxAt = Date.now()
+  }
 
   /** A peer's refused block or transaction: a WARN line and (a block) a node event, at REPORT_RATE per peer. */
   #report (peerId: string, r: Refusal): void {
@@ -340,10 +357,12 @@ export class P2p implements PeerService {
 
   /** Why a peer's status rules it out of this network, or null when it is one of ours. */
   #incompatible (s: StatusMessage): string | null {
+    // checked first: another protocol's blocks and headers would only fail our rules one by one
+    const protocol = protocolOfVersion(s.version)
+    const ours = protocolOfVersion(this.#o.version)
+    if (protocol !== ours) return `protocol version ${protocol ?? `unknown ("${s.version.slice(0, 16)}")`}, ours ${ours ?? 'unknown'}`
     if (s.chain_id !== this.#o.params.chainId) return `chain id ${s.chain_id}, ours ${this.#o.params.chainId}`
     if (s.genesis_hash !== this.#o.chain.genesisHash()) return 'different genesis block'
-    const v = protocolVersionOf(s.version)
-    if (!(v >= MIN_PEER_PROTOCOL_VERSION)) return `protocol version ${s.version.slice(0, 16)}, this node needs ${MIN_PEER_PROTOCOL_VERSION} or later (compact blocks, transaction announcements)`
     return null
   }
 

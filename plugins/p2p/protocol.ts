@@ -4,7 +4,6 @@
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { decodeBlock, decodeBlockEnvelope, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
 import type { BeaconEvidenceView } from '../../core/chain/attestation.ts'
-import { PROTOCOL_VERSION } from '../../core/kernel/version.ts'
 
 export type Method = 'status' | 'headers' | 'blocks' | 'blocktxn' | 'txinv' | 'gettx'
 
@@ -25,20 +24,6 @@ export interface Topics { blocks: string; txs: string; compact: string }
 
 export function topics (params: NetworkParams): Topics {
   return { blocks: `/ledger/${params.magic}/blocks/2`, txs: `/ledger/${params.magic}/txs/2`, compact: `/ledger/${params.magic}/cmpctblock/1` }
-}
-
-/**
- * The protocol version a peer's status must carry at least (the number before the dash of its
- * `version`): ours, PROTOCOL_VERSION (core/kernel/version.ts, the one constant). Version 1
- * nodes know neither compact blocks nor transaction announcements, so they would never hear of
- * our blocks and transactions; they are refused at the handshake with a log line saying so.
- */
-export const MIN_PEER_PROTOCOL_VERSION = PROTOCOL_VERSION
-
-/** The protocol number of a status `version` ("2-testnet" → 2); NaN when there is none. */
-export function protocolVersionOf (version: string): number {
-  const m = /^(\d{1,6})-/.exec(version)
-  return m === null ? Number.NaN : Number(m[1])
 }
 
 /** What each side tells the other when they meet and on every status poll. */

@@ -56,6 +56,8 @@ export interface TxRelayOptions {
   maxTxBytes: number
   /** a transaction body arrived from a peer (first-seen timing) */
   onTxReceived?(txId: string, peerId: string): void
+  /** a peer's transaction was admitted (the peer is useful: eviction protects it) */
+  onPeerTx?(peerId: string): void
   now?: () => number
 }
 
@@ -228,6 +230,7 @@ export class TxRelay {
     this.#admitting = peerId
     try {
       this.#o.mempool.add(tx)
+      this.#o.onPeerTx?.(peerId)
     } catch (err) {
       if (!(err instanceof TxError)) {
         this.#o.logger.error({ err }, 'admitting a peer\'s transaction failed')

@@ -12,7 +12,8 @@ import { ourStatus } from '../../../plugins/p2p/chain-server.ts'
 import { nodeVersion } from '../../../core/kernel/version.ts'
 import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { encodeHeaderPrefix } from '../../../core/chain/header.ts'
-import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import { getPowCore, meetsTarget } from '../../../core/pow/pow-core.ts'
+import { bitsTargetBytes } from '../../../core/chain/target.ts'
 import { REPORT_RATE } from '../../../plugins/p2p/p2p.ts'
 import { BAN_THRESHOLD, PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
 import type { Block } from '../../../core/chain/types.ts'
@@ -27,7 +28,7 @@ function junkBlocks (base: Block, count: number): Uint8Array[] {
     const prefix = encodeHeaderPrefix(b)
     for (let nonce = 0; ; nonce++) {
       const hash = pow.hashHeader(prefix, nonce)
-      if (!meetsDifficulty(hash, b.difficulty)) { out.push(encodeBlock({ ...b, nonce, hash: Buffer.from(hash).toString('hex') })); break }
+      if (!meetsTarget(hash, bitsTargetBytes(b.bits))) { out.push(encodeBlock({ ...b, nonce, hash: Buffer.from(hash).toString('hex') })); break }
     }
   }
   return out
