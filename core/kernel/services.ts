@@ -16,6 +16,7 @@ import type { AccountStore } from '../accounts/store.ts'
 import type { FaucetQueue } from '../accounts/faucet-queue.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
 import type { Cores } from '../cores/cores.ts'
+import type { ChainFollowService } from './follow.ts'
 
 export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
 
@@ -150,6 +151,8 @@ export interface Services {
   chain: ChainService
   mempool: MempoolService
   verifyPool: VerifyPoolStats
+  /** ordered commit / revert notifications from a durable cursor (what `ctx.follow` uses) */
+  chainFollow: ChainFollowService
   // mining and entropy
   entropy: EntropyProvider
   miner: MinerService
