@@ -107,6 +107,8 @@ export interface PeerService {
   syncState(): SyncState
   /** the multiaddrs this node listens on (for the startup summary) */
   listenAddresses?(): string[]
+  /** how many peers the operator named to dial (--peer); 0: nobody to wait for before mining */
+  bootstrapCount?(): number
   /** totals for the operator's metrics (absent where the transport does not count them) */
   traffic?(): PeerTraffic
 }

@@ -30,6 +30,7 @@ import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
+import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface P2pSettings {
@@ -142,6 +143,8 @@ export class P2p implements PeerService {
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
 
+  bootstrapCount (): number { return this.#bootstrap.length }
+
   // ---- extras for the operator surfaces and tests
 
   get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
@@ -239,6 +242,7 @@ export class P2p implements PeerService {
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onPeerTx: (peerId) => { const r = this.table.get(peerId); if (r !== undefined) r.lastTxAt = Date.now() },
       onOrphan: (peerId) => { void this.#refresh(peerId) },
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
@@ -284,12 +288,22 @@ export class P2p implements PeerService {
     this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
     this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
     void this.disconnect(peerId).catch(() => undefined)
+    // an address ban drops every other id connected from there too
+    const ip = this.#addressOf.get(peerId)
+    if (ip === undefined || !this.misbehaviour.isAddressBanned(ip)) return
+    for (const c of this.#node?.getConnections() ?? []) {
+      if (ipOf(c.remoteAddr) === ip) void c.close({ signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    }
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
 
   /** Why a peer's status rules it out of this network, or null when it is one of ours. */
   #incompatible (s: StatusMessage): string | null {
+    // checked first: another protocol's blocks and headers would only fail our rules one by one
+    const protocol = protocolOfVersion(s.version)
+    const ours = protocolOfVersion(this.#o.version)
+    if (protocol !== ours) return `protocol version ${protocol ?? `unknown ("${s.version.slice(0, 16)}")`}, ours ${ours ?? 'unknown'}`
     if (s.chain_id !== this.#o.params.chainId) return `chain id ${s.chain_id}, ours ${this.#o.params.chainId}`
     if (s.genesis_hash !== this.#o.chain.genesisHash()) return 'different genesis block'
     return null
