@@ -35,7 +35,7 @@ import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { RecentTxs, TxRelay } from './tx-relay.ts'
 import { ReportLimiter } from './peer-budget.ts'
-import type { Refusal } from './gossip.ts'
+import type { CompactStats, Refusal } from './gossip.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
@@ -156,6 +156,8 @@ export class P2p implements PeerService {
   peers (): PeerInfo[] { return this.table.list() }
 
   traffic (): PeerTraffic { return this.#traffic.totals() }
+  /** how received compact blocks were rebuilt: alone, with a blocktxn request, or whole (test bed, tests) */
+  compactStats (): CompactStats { return { ...(this.#gossip?.stats ?? { rebuilt: 0, withRequest: 0, wholeBlock: 0 }) } }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
