@@ -93,7 +93,10 @@ const REFUSAL_CLASS: Record<TxErrorCode, TxRefusalClass> = {
 }
 
 /** The class of a mempool refusal: the peer layer scores a gossiped transaction by it (misbehaviour.ts). */
-export function txRefusalClass (code: TxErrorCode): TxRefusalClass { return REFUSAL_CLASS[code] }
+export function txRefusalClass (code: TxErrorCode): TxRefusalClass {
+  // a code of none of the protocol's is a policy plugin's (TxPolicyError): the node's own choice
+  return (REFUSAL_CLASS as Partial<Record<string, TxRefusalClass>>)[code] ?? 'policy'
+}
 
 export class LedgerError<C extends string = string> extends Error {
   readonly code: C

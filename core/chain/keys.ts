@@ -17,6 +17,9 @@ export const chainKey = {
   sideBlock: (height: number, hash: string) => `sd:${padHeight(height)}:${hash}`,
   sideBlockPrefix: () => 'sd:',
   sideBlockBelow: (height: number) => `sd:${padHeight(height)}:`,
+  /** blocks found invalid, by height, so they are pruned (by age and count) rather than kept for ever */
+  invalidBlock: (height: number, hash: string) => `iv:${padHeight(height)}:${hash}`,
+  invalidBlockPrefix: () => 'iv:',
   mainHash: (height: number) => `h:${padHeight(height)}`,
   mainHashPrefix: () => 'h:',
   undo: (hash: string) => `u:${hash}`,

@@ -53,6 +53,12 @@ const PARALLEL_VERIFY_MIN = 4
 const PRUNE_BATCH = 256
 const SIDE_PREFIX = chainKey.sideBlockPrefix()
 /** the height in a side-block index key (`sd:<padded height>:<hash>`) */
+const INVALID_PREFIX = chainKey.invalidBlockPrefix()
+/** invalid blocks kept stored (for the operator to look at) at most; beyond that the lowest go first */
+export const MAX_INVALID_STORED = 1000
+/** hashes of pruned invalid blocks still refused at once, never validated again (a bounded, insertion-ordered set) */
+export const KNOWN_INVALID = 10_000
+const invalidHeightOf = (key: string): number => Number(key.slice(INVALID_PREFIX.length, key.indexOf(':', INVALID_PREFIX.length)))
 const sideHeightOf = (key: string): number => Number(key.slice(SIDE_PREFIX.length, key.indexOf(':', SIDE_PREFIX.length)))
 
 /** the bytes of even-length lower-case hex text; undefined for anything else */
@@ -93,7 +99,12 @@ export interface ChainOptions {
   isVerified?: (tx: Transaction) => boolean
   /** verifies a block's signatures in parallel before it is applied; without it, inline */
   signatureVerifier?: SignatureVerifier
+  /** invalid blocks kept stored at most (MAX_INVALID_STORED) */
+  maxInvalidStored?: number
   now?: () => number
+  /** the lowest height a chain follower may still revert from (follower.ts): side blocks a
+   *  reorg depth below it are kept for it, beyond the node's own horizon */
+  keepSideFrom?: () => number | undefined
 }
 
 /** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
@@ -133,6 +144,11 @@ export class Chain implements ChainService {
   #lock: Promise<unknown> = Promise.resolve()
   /** height of the lowest side block stored (Infinity: none); undefined until a prune has looked */
   #lowestSide: number | undefined
+  /** invalid blocks stored (their `iv:` index entries); undefined until counted */
+  #invalidStored: number | undefined
+  /** the lowest height of a stored invalid block (Infinity: none); undefined until looked */
+  #lowestInvalid: number | undefined
+  readonly #knownInvalid = new Set<string>()
   /** true while connecting a branch of blocks received in bulk (initial sync) */
   #syncing = false
   /** signature checks started for a block before it is processed (ProcessOptions.next), by block object */
@@ -354,7 +370,10 @@ export class Chain implements ChainService {
       if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
       throw err
     }
-    if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
+    if (result.status === 'connected' || result.status === 'reorg') {
+      await this.#pruneStaleSide()
+      await this.#pruneInvalid()
+    }
     return result
   }
 
@@ -365,7 +384,9 @@ export class Chain implements ChainService {
       if (known.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
       return { status: 'known', hash: block.hash, height: block.height }
     }
+    if (this.#knownInvalid.has(block.hash)) throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
     const parent = this.getBlockMeta(block.previous_hash)
+    if (parent === undefined && this.#knownInvalid.has(block.previous_hash)) throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
@@ -552,7 +573,8 @@ export class Chain implements ChainService {
   /** Deletes side blocks so far below the tip that no reorg could reach them. */
   async #pruneStaleSide (): Promise<void> {
     // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
-    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const keep = this.#opts.keepSideFrom?.()
+    const below = Math.min(this.#tip.height, keep ?? Infinity) - this.params.maxReorgDepth + 1
     if (below <= 1) return
     // most blocks: no side block at all, or none low enough (no iterator opened, ~0.2 ms a block)
     if (this.#lowestSide !== undefined && this.#lowestSide >= below) return
@@ -586,6 +608,53 @@ export class Chain implements ChainService {
     } else {
       this.#lowestSide = undefined
     }
+  }
+
+  /**
+   * Deletes invalid blocks out of any reorg's reach (at or below tip − reorg limit) and, past
+   * MAX_INVALID_STORED, the lowest ones; their hashes stay in a bounded set refused at once.
+   */
+  async #pruneInvalid (): Promise<void> {
+    if (this.#invalidStored === undefined) {
+      let n = 0
+      let lowest = Infinity
+      for await (const key of this.#db.keys({ gte: INVALID_PREFIX, lt: `${INVALID_PREFIX}~` })) { if (n === 0) lowest = invalidHeightOf(key); n++ }
+      this.#invalidStored = n
+      this.#lowestInvalid = lowest
+    }
+    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const max = this.#opts.maxInvalidStored ?? MAX_INVALID_STORED
+    if (this.#invalidStored <= max && (this.#lowestInvalid ?? 0) >= below) return
+    const ops: KvOp[] = []
+    const pruned: string[] = []
+    const txs: string[] = []
+    let next = Infinity
+    for await (const key of this.#db.keys({ gte: INVALID_PREFIX, lt: `${INVALID_PREFIX}~`, limit: PRUNE_BATCH })) {
+      const height = invalidHeightOf(key)
+      if (height >= below && this.#invalidStored - pruned.length <= max) { next = height; break }
+      const hash = key.slice(key.lastIndexOf(':') + 1)
+      ops.push({ type: 'del', key })
+      if (this.getBlockMeta(hash)?.status === 'invalid') {
+        const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+        if (head !== undefined) for (const k of blockTxKeys(hash, head)) { ops.push({ type: 'del', key: k }); txs.push(k) }
+        ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) })
+      }
+      pruned.push(hash)
+    }
+    if (pruned.length === 0) { this.#lowestInvalid = next; return }
+    // refused at once from now on, as the stored mark did (the oldest forgotten past the bound)
+    for (const h of pruned) {
+      this.#knownInvalid.add(h)
+      if (this.#knownInvalid.size > KNOWN_INVALID) this.#knownInvalid.delete(this.#knownInvalid.values().next().value as string)
+    }
+    const evict = (): void => { for (const h of pruned) this.#blocks.delete(h); for (const k of txs) this.#txs.delete(k) }
+    evict()
+    await this.#write(ops)
+    evict()
+    this.#invalidStored -= pruned.length
+    // a full batch may have left more to prune: look again next time
+    this.#lowestInvalid = pruned.length === PRUNE_BATCH ? 0 : next
+    this.#log.debug({ pruned: pruned.length, stored: this.#invalidStored }, 'pruned invalid blocks')
   }
 
   /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */
@@ -731,8 +800,12 @@ export class Chain implements ChainService {
       this.#rejected(block, err, origin)
       await this.#write([
         ...blockBodyOps(block, encoded?.txs),
-        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
+        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) },
+        { type: 'put', key: chainKey.invalidBlock(block.height, block.hash), value: new Uint8Array(0) }
       ])
+      if (this.#invalidStored !== undefined) this.#invalidStored++
+      if (this.#lowestInvalid !== undefined) this.#lowestInvalid = Math.min(this.#lowestInvalid, block.height)
+      await this.#pruneInvalid()
       throw err
     }
     await this.#write(result.ops)

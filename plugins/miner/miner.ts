@@ -20,6 +20,7 @@ import { healthViolation } from '../../core/entropy/health.ts'
 import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { acceptTappedTransactions } from './template-tap.ts'
 import type { Cores } from '../../core/cores/cores.ts'
+import type { SyncGate } from './sync-gate.ts'
 
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
@@ -35,11 +36,14 @@ export interface MinerOptions {
   pool: PowWorkerPool
   /** the kernel's cores: templates and envelopes are hashed and signed with its SHA3 and ML-DSA */
   cores: Pick<Cores, 'sha3' | 'mldsa' | 'bls'>
-  payout: Wallet
+  /** only its address is used: the payout key never needs to be on the node */
+  payout: Pick<Wallet, 'address'>
   attestationKey: Wallet
   peers?: PeerService
   pace: boolean
   signal: AbortSignal
+  /** holds the first block until this node has synced with its peers (bounded) */
+  syncGate?: SyncGate
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
@@ -96,6 +100,13 @@ export class Miner implements MinerService {
     const { signal } = this.#o
     let backoff = 500
     while (!signal.aborted) {
+      const gate = this.#o.syncGate?.check() ?? null
+      if (gate !== null && !gate.open) {
+        this.#halt(gate.reason)
+        await sleep(500, signal)
+        continue
+      }
+      if (gate?.open === true) this.#o.logger.info({ why: gate.why }, 'mining may start')
       if (this.#o.peers?.syncState() === 'syncing') {
         this.#halt('syncing with peers')
         await sleep(1000, signal)

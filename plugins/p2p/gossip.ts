@@ -24,6 +24,8 @@ export interface GossipOptions {
   penalize(peerId: string, points: number, reason: string): void
   /** a relayed block was stored: the peer has at least this chain */
   onPeerBlock(peerId: string, block: Block, work: bigint): void
+  /** a relayed transaction was admitted (the peer is useful: eviction protects it) */
+  onPeerTx?(peerId: string): void
   /** a relayed block does not connect to anything we have: fetch its ancestors */
   onOrphan(peerId: string, block: Block): void
   /** a relayed block was refused before it reached the chain (undecodable or malformed) */
@@ -160,6 +162,7 @@ export class Gossip {
     this.#admittingFromPeer = true
     try {
       mempool.add(value as Transaction)
+      this.#o.onPeerTx?.(peerId)
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {

@@ -3,6 +3,7 @@
 import { createLibp2p } from 'libp2p'
 import type { Libp2p, Metrics, PeerId, PrivateKey } from '@libp2p/interface'
 import { tcp } from '@libp2p/tcp'
+import type { TCPSocketOptions } from '@libp2p/tcp'
 import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
 import { identify } from '@libp2p/identify'
@@ -26,6 +27,8 @@ export interface Libp2pNodeOptions {
   metrics?: Metrics
   /** inbound slot limits and eviction; without it only bans are checked (test peers) */
   slots?: ConnectionSlots
+  /** the local address outbound sockets bind (tests and test beds standing for distinct hosts on one machine) */
+  dialFrom?: string
 }
 
 export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLibp2p> {
@@ -33,7 +36,8 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
   return await createLibp2p({
     privateKey: o.privateKey,
     addresses: { listen: o.listen },
-    transports: [tcp()],
+    // net.connect takes localAddress; libp2p's type names only a subset of its options
+    transports: [tcp(o.dialFrom === undefined ? {} : { dialOpts: { localAddress: o.dialFrom } as TCPSocketOptions })],
     connectionEncrypters: [noise({ crypto: ledgerNoiseCrypto })],
     streamMuxers: [yamux()],
     connectionManager: {

@@ -142,6 +142,8 @@ export class P2p implements PeerService {
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
 
+  bootstrapCount (): number { return this.#bootstrap.length }
+
   // ---- extras for the operator surfaces and tests
 
   get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
@@ -239,6 +241,7 @@ export class P2p implements PeerService {
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onPeerTx: (peerId) => { const r = this.table.get(peerId); if (r !== undefined) r.lastTxAt = Date.now() },
       onOrphan: (peerId) => { void this.#refresh(peerId) },
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
     })
@@ -284,6 +287,12 @@ export class P2p implements PeerService {
     this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
     this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
     void this.disconnect(peerId).catch(() => undefined)
+    // an address ban drops every other id connected from there too
+    const ip = this.#addressOf.get(peerId)
+    if (ip === undefined || !this.misbehaviour.isAddressBanned(ip)) return
+    for (const c of this.#node?.getConnections() ?? []) {
+      if (ipOf(c.remoteAddr) === ip) void c.close({ signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    }
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }

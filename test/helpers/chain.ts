@@ -206,6 +206,8 @@ export interface TestChainOptions {
   vm?: VmCoreKind | null
   /** run hook listeners in isolation as the kernel does, reporting failures here */
   onListenerFailure?: ListenerFailure
+  /** ChainOptions.maxInvalidStored */
+  maxInvalidStored?: number
 }
 
 export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir(), opts: TestChainOptions = {}): Promise<TestChain> {
@@ -214,7 +216,7 @@ export async function openTestChain (params: NetworkParams = testParams(), dir =
   if (opts.onListenerFailure !== undefined) isolateListeners(hooks, opts.onListenerFailure)
   let mempool: Mempool | undefined
   const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
-  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }), isVerified: (tx) => mempool?.isVerified(tx) === true })
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }), isVerified: (tx) => mempool?.isVerified(tx) === true, maxInvalidStored: opts.maxInvalidStored })
   await chain.init()
   mempool = new Mempool({ chain, params, hooks, contractsEnabled: executor !== null })
   const pool = mempool
