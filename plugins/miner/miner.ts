@@ -21,6 +21,7 @@ import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { acceptTappedTransactions } from './template-tap.ts'
 import type { Cores } from '../../core/cores/cores.ts'
 import type { SyncGate } from './sync-gate.ts'
+import { bitsTargetBytes, difficultyOfBits } from '../../core/chain/target.ts'
 
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
@@ -149,10 +150,11 @@ export class Miner implements MinerService {
     this.#haltedReason = null
     this.#running = true
     this.#lastSource = draw.source
-    const difficulty = chain.nextDifficulty()
+    const bits = chain.nextBits()
+    const difficulty = difficultyOfBits(bits)
     const supply = chain.totalSupply()
     // filled by count, bytes and gas; a tap of miningTemplate may only reorder or drop them
-    const header = { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation }
+    const header = { parent, miner: this.#o.payout.address, timestamp, bits, supply, attestation }
     const budget = templateBudget(params, header)
     const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), Object.freeze({ height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp }))
     const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) }, this.#o.cores.sha3)
@@ -167,7 +169,7 @@ export class Miner implements MinerService {
     const before = this.#o.pool.hashesTried
     let found
     try {
-      found = await this.#o.pool.search({ prefix, difficulty: block.difficulty, signal: abort.signal })
+      found = await this.#o.pool.search({ prefix, target: bitsTargetBytes(block.bits), signal: abort.signal })
     } finally {
       clearTimeout(stale)
       signal.removeEventListener('abort', onStop)

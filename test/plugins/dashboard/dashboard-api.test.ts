@@ -35,7 +35,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
   t.test('node', async (t) => {
     const n = (await node.get('/api/node')).json()
     checkShape(t, n, NODE, 'node')
-    t.equal(n.version, '1-devnet')
+    t.equal(n.version, '2-devnet', 'protocol 2: the full-precision target')
     t.equal(n.data_dir, node.dataDir)
     t.equal(n.node_id, node.resolve('wallets').nodeWallet().address)
     t.equal(n.started_at, node.kernel.startedAt)
