@@ -92,11 +92,11 @@ const REFUSAL_CLASS: Record<TxErrorCode, TxRefusalClass> = {
   [TxErrorCode.SENDER_LIMIT]: 'policy'
 }
 
-/**
- * The class of a mempool refusal: the peer layer scores a gossiped transaction by it
- * (misbehaviour.ts). A policy plugin's own code (TxPolicyError) is policy.
- */
-export function txRefusalClass (code: string): TxRefusalClass { return REFUSAL_CLASS[code as TxErrorCode] ?? 'policy' }
+/** The class of a mempool refusal: the peer layer scores a gossiped transaction by it (misbehaviour.ts). */
+export function txRefusalClass (code: string): TxRefusalClass {
+  // a code of none of the protocol's is a policy plugin's (TxPolicyError): the node's own choice
+  return (REFUSAL_CLASS as Partial<Record<string, TxRefusalClass>>)[code] ?? 'policy'
+}
 
 export class LedgerError<C extends string = string> extends Error {
   readonly code: C

@@ -44,6 +44,8 @@ export interface BlockMeta {
   previous_hash: string
   timestamp: number
   difficulty: number
+  /** the block's compact target (protocol 2) */
+  bits: number
   tx_count: number
   miner: string
   /** cumulative work as a decimal string (BigInt) */

@@ -21,7 +21,8 @@ import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
 import { leavesOfEncoded } from '../../core/chain/merkle.ts'
 import type { DeferredPairings } from '../../core/chain/validate.ts'
-import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { blockWork, nextBits, retargetTimestampCount } from '../../core/chain/difficulty.ts'
+import { difficultyOfBits } from '../../core/chain/target.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
@@ -102,6 +103,9 @@ export interface ChainOptions {
   /** invalid blocks kept stored at most (MAX_INVALID_STORED) */
   maxInvalidStored?: number
   now?: () => number
+  /** the lowest height a chain follower may still revert from (follower.ts): side blocks a
+   *  reorg depth below it are kept for it, beyond the node's own horizon */
+  keepSideFrom?: () => number | undefined
 }
 
 /** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
@@ -118,6 +122,7 @@ const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockM
   previous_hash: block.previous_hash,
   timestamp: block.timestamp,
   difficulty: block.difficulty,
+  bits: block.bits,
   tx_count: block.transactions.length,
   miner: block.miner,
   work: work.toString(),
@@ -169,7 +174,7 @@ export class Chain implements ChainService {
     if (tip === undefined) {
       const o = new StateOverlay(this.#db)
       applyGenesis(o, genesis, this.#opts.cores.sha3)
-      const meta = metaOf(genesis, blockWork(0), 'main')
+      const meta = metaOf(genesis, blockWork(genesis.bits), 'main')
       const { ops, undo } = o.commitOps()
       ops.push(...this.#linkOps(genesis, meta, undo))
       await this.#write(ops, { sync: true })
@@ -251,13 +256,16 @@ export class Chain implements ChainService {
     return hash === undefined ? undefined : await this.getBlockByHash(hash)
   }
 
-  nextDifficulty (): number { return this.#expectedDifficulty(this.#tip) }
+  nextBits (): number { return this.#expectedBits(this.#tip) }
+  nextDifficulty (): number { return difficultyOfBits(this.nextBits()) }
 
-  #expectedDifficulty (parent: BlockMeta): number {
-    return nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => {
+  /** the bits the schedule demands of a child of `parent` (on whichever branch it lies) */
+  #expectedBits (parent: BlockMeta): number {
+    return nextBits(this.params, parent.height + 1, parent.bits, () => {
       const ts: number[] = []
       let cur: BlockMeta | undefined = parent
-      while (cur !== undefined && ts.length < this.params.difficultyInterval) {
+      const count = retargetTimestampCount(this.params)
+      while (cur !== undefined && ts.length < count) {
         ts.unshift(cur.timestamp)
         cur = cur.height === 0 ? undefined : this.getBlockMeta(cur.previous_hash)
       }
@@ -404,7 +412,7 @@ export class Chain implements ChainService {
     try {
       const deferred = validateBlockContext(this.params, block, {
         parent,
-        expectedDifficulty: this.#expectedDifficulty(parent),
+        expectedBits: this.#expectedBits(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
         cores: this.#opts.cores,
         deferPairings: verifier?.verifyBeacons !== undefined,
@@ -440,7 +448,7 @@ export class Chain implements ChainService {
         throw err
       }
     }
-    const work = BigInt(parent.work) + blockWork(block.difficulty)
+    const work = BigInt(parent.work) + blockWork(block.bits)
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
@@ -561,8 +569,8 @@ export class Chain implements ChainService {
     }
     if (origin !== 'peer') return
     const tipWork = BigInt(tip.work)
-    // the difficulty the block must carry (checked by validation next), not the one it claims
-    const work = BigInt(parent.work) + blockWork(this.#expectedDifficulty(parent))
+    // the target the block must carry (checked by validation next), not the one it claims
+    const work = BigInt(parent.work) + blockWork(this.#expectedBits(parent))
     if (work >= tipWork || (opts.branchWork !== undefined && opts.branchWork > tipWork)) return
     throw new BlockError(BlockErrorCode.LIGHT_BRANCH, `side block ${block.height} is lighter than the tip and no heavier header chain backs it; not stored`)
   }
@@ -570,7 +578,8 @@ export class Chain implements ChainService {
   /** Deletes side blocks so far below the tip that no reorg could reach them. */
   async #pruneStaleSide (): Promise<void> {
     // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
-    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const keep = this.#opts.keepSideFrom?.()
+    const below = Math.min(this.#tip.height, keep ?? Infinity) - this.params.maxReorgDepth + 1
     if (below <= 1) return
     // most blocks: no side block at all, or none low enough (no iterator opened, ~0.2 ms a block)
     if (this.#lowestSide !== undefined && this.#lowestSide >= below) return

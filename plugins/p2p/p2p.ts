@@ -30,6 +30,7 @@ import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
+import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface P2pSettings {
@@ -141,6 +142,8 @@ export class P2p implements PeerService {
     if (this.table.size === 0) return 'idle'
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
+
+  bootstrapCount (): number { return this.#bootstrap.length }
 
   // ---- extras for the operator surfaces and tests
 
@@ -297,6 +300,10 @@ export class P2p implements PeerService {
 
   /** Why a peer's status rules it out of this network, or null when it is one of ours. */
   #incompatible (s: StatusMessage): string | null {
+    // checked first: another protocol's blocks and headers would only fail our rules one by one
+    const protocol = protocolOfVersion(s.version)
+    const ours = protocolOfVersion(this.#o.version)
+    if (protocol !== ours) return `protocol version ${protocol ?? `unknown ("${s.version.slice(0, 16)}")`}, ours ${ours ?? 'unknown'}`
     if (s.chain_id !== this.#o.params.chainId) return `chain id ${s.chain_id}, ours ${this.#o.params.chainId}`
     if (s.genesis_hash !== this.#o.chain.genesisHash()) return 'different genesis block'
     return null
