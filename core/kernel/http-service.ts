@@ -32,8 +32,10 @@ export interface HttpLimits {
   /** a socket with no traffic either way is closed after this (event streams send a heartbeat
    *  more often) */
   idleTimeoutMs: number
-  /** open sockets on this server; a socket over the cap is closed at once */
-  maxConnections: number
+  /** open sockets on this server; a socket over the cap is closed at once. Unset: a quarter
+   *  of the process's descriptor limit (ulimit -n), between 64 and 10,240, so sockets never
+   *  take the descriptors the databases and peers need */
+  maxConnections?: number
   /** open sockets from one client address (IPv6: one /64); not applied behind a trusted proxy,
    *  where every socket comes from the proxy */
   maxConnectionsPerAddress: number
@@ -46,12 +48,11 @@ export interface HttpLimits {
   maxJsonDepth: number
 }
 
-export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
+export const DEFAULT_HTTP_LIMITS: Readonly<Omit<HttpLimits, 'maxConnections'>> = {
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 120_000,
-  maxConnections: 1024,
   maxConnectionsPerAddress: 64,
   drainBytes: 16 * 1024 * 1024,
   drainMs: 10_000,
@@ -71,7 +72,7 @@ export function httpLimitsSchema (): JsonSchema {
       requestTimeoutMs: ms(l.requestTimeoutMs),
       keepAliveTimeoutMs: ms(l.keepAliveTimeoutMs),
       idleTimeoutMs: ms(l.idleTimeoutMs),
-      maxConnections: count(l.maxConnections),
+      maxConnections: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'default: a quarter of the descriptor limit, 64..10,240' },
       maxConnectionsPerAddress: count(l.maxConnectionsPerAddress),
       drainBytes: { type: 'integer', minimum: 0, maximum: 1024 * 1024 * 1024, default: l.drainBytes },
       drainMs: ms(l.drainMs),
