@@ -3,7 +3,7 @@
 // hex characters a unique transaction id prefix (the chat shows 16); a user name the address
 // of that user. Shared by the dashboard's GET /api/search and the explorer's search box.
 import { HttpError } from '../kernel/errors.ts'
-import { NAME_RE } from '../accounts/names.ts'
+import { NAME_RE } from './user-names.ts'
 import { normalizeAddress } from '../chain/address.ts'
 import type { ViewContext } from './context.ts'
 import { BLOCK_HASH_RE, looksLikeHeight, parseHeight } from './block-queries.ts'

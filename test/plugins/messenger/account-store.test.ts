@@ -1,10 +1,10 @@
-// AccountStore on its own (core/accounts): session idle expiry and its refresh on use, what
+// AccountStore on its own (plugins/messenger/accounts): session idle expiry and its refresh on use, what
 // a reopened store holds, and bookkeeping writes that never undo a block.
 import t from 'tap'
 import path from 'node:path'
 import { RocksStore } from '../../../plugins/storage/rocks-store.ts'
-import { AccountStore, SESSION_IDLE_SECONDS } from '../../../core/accounts/store.ts'
-import type { AccountStoreOptions } from '../../../core/accounts/store.ts'
+import { AccountStore, SESSION_IDLE_SECONDS } from '../../../plugins/messenger/accounts/store.ts'
+import type { AccountStoreOptions } from '../../../plugins/messenger/accounts/store.ts'
 import { generateWallet } from '../../../core/chain/wallet.ts'
 import { silentLogger, tmpDir, cleanup } from '../../helpers/chain.ts'
 
