@@ -5,7 +5,9 @@
 //   https, http2, net, tls, dgram), at run time or as a type, except two type-only imports:
 //   the contracts of the `http` and `publicHttp` services (core/kernel/http-service.ts,
 //   core/kernel/services.ts) name fastify's types, which vanish when types are stripped.
-//   HTTP itself lives in plugins/http, and routes in the plugins that serve them.
+//   HTTP itself lives in plugins/http, and routes in the plugins that serve them. Nor does a
+//   library outside core/kernel import core/kernel/errors.ts: HttpError is what a route handler
+//   throws, so a library that threw it would be choosing status codes (core/views used to).
 // - Files and processes: node:fs (and fs/promises, child_process) only where the node itself
 //   must touch its disk before any plugin runs, each named below with the reason. Everything a
 //   plugin stores goes through the `chainDb` / `adminDb` key-value services.
@@ -110,4 +112,13 @@ t.test('nothing under core/ touches files but the allow-listed kernel modules an
   // an allow-list entry that no longer imports a file module is stale: drop it
   const stale = Object.keys(FILE_IO_ALLOWED).filter((f) => !refs.some((r) => r.file === f && FILE_MODULES.test(r.specifier)))
   t.same(stale, [], 'every allow-listed module still needs it')
+})
+
+t.test('no core library outside the kernel throws HTTP errors', async (t) => {
+  const errorsModule = 'core/kernel/errors.ts'
+  const bad = refs
+    .filter((r) => !r.file.startsWith('core/kernel/') && r.specifier.startsWith('.'))
+    .filter((r) => path.posix.join(path.posix.dirname(r.file), r.specifier) === errorsModule)
+    .map((r) => `${r.file} imports ${errorsModule}`)
+  t.same(bad, [])
 })

@@ -6,7 +6,7 @@ import type { ChainService, ConfirmedTx } from '../../../core/chain/chain-servic
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
 import type { ViewContext } from '../../../core/views/context.ts'
-import { resolveSearch } from '../../../core/views/search.ts'
+import { resolveSearch } from '../../../plugins/http/chain-views/search.ts'
 import { testParams } from '../../helpers/chain.ts'
 
 const HASH = 'ab'.repeat(64)
