@@ -58,3 +58,44 @@ t.test('sessions expire after 30 idle days; use keeps them alive, also across re
   t.ok(store.isBlocked('ANN'))
   await db.close()
 })
+
+// what the admin, playground and stream plugins reach through the `accounts` service instead
+// of importing the messenger's files (core/kernel/account-service.ts)
+t.test('the service members other plugins use: session key, credentials, HTTP errors', async (t) => {
+  const dir = tmpDir('ledger-accounts-')
+  t.teardown(() => cleanup(dir))
+  const db = await RocksStore.open(path.join(dir, 'admin'))
+  t.teardown(() => db.close())
+  const store = await AccountStore.open({
+    db,
+    logger: silentLogger,
+    faucet: () => null,
+    maxPending: 1,
+    provisionWallet: (key) => { const w = generateWallet(); return { label: `u-${key}`, address: w.address, vmAddress: w.vmAddress } }
+  })
+  const invite = await store.createInvite(2)
+  const ann = await store.signup({ name: 'ann', inviteCode: invite.code, ip: '1' })
+  if (ann.status !== 'approved') throw new Error('expected an approval')
+
+  const key = store.sessionKeyOf(ann.sessionToken)
+  t.match(key, /^[0-9a-f]{64}$/, 'a digest, not the token')
+  t.not(key, ann.sessionToken)
+  t.ok(store.sessionActive(key), 'the key is what sessionActive takes')
+  await store.endSession(ann.sessionToken)
+  t.notOk(store.sessionActive(key), 'and it ends with the session')
+
+  const { token } = await store.createToken({ label: 'ci', name: 'ann' })
+  t.equal(store.userOfCredentials(undefined, `Bearer ${token}`)?.name, 'ann', 'an API token of scope playground')
+  t.equal(store.userOfCredentials(undefined, `Bearer ${token}`, 'other'), undefined, 'not for another scope')
+  t.equal(store.userOfCredentials(undefined, 'Basic abc'), undefined)
+  const login = await store.login('ann', ann.user.login_token)
+  t.equal(store.userOfCredentials(login.sessionToken, 'Bearer ldg_nope')?.name, 'ann', 'the session wins over a header')
+
+  const refusal = async (p: Promise<unknown>): Promise<unknown> => await p.then(() => { throw new Error('expected a refusal') }, (err: unknown) => err)
+  t.match(store.httpErrorOf(await refusal(store.approve('nobody'))), { statusCode: 404, message: 'no pending signup named nobody' })
+  t.match(store.httpErrorOf(await refusal(store.signup({ name: 'x', ip: '1' }))), { statusCode: 400, message: 'name must be 2-32 chars, alphanumeric / - / _' })
+  await store.signup({ name: 'bob', ip: '1' })
+  t.match(store.httpErrorOf(await refusal(store.signup({ name: 'cy', ip: '1' }))), { statusCode: 503 }, 'a full queue is the node\'s state: 503')
+  const other = new Error('disk on fire')
+  t.equal(store.httpErrorOf(other), other, 'anything else passes through untouched')
+})
