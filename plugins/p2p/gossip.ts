@@ -84,6 +84,16 @@ export class RecentSet {
   has (v: string): boolean { return this.#set.has(v) }
 }
 
+/** How the compact blocks this node received were rebuilt (issue 28's "no extra round trip" figure). */
+export interface CompactStats {
+  /** from the mempool and recent transactions alone */
+  rebuilt: number
+  /** after asking the announcer for some transactions (blocktxn) */
+  withRequest: number
+  /** from the whole block (collision, failed request, wrong merkle root) */
+  wholeBlock: number
+}
+
 /** A block rebuilt (or produced) here, with its transactions' binary forms: what blocktxn serves before the chain stored it. */
 interface HeldBlock { block: Block; forms: Buffer[] }
 
@@ -102,6 +112,7 @@ export class Gossip {
    *  taken for an orphan */
   readonly #inProgress = new Map<string, Promise<void>>()
   #running = false
+  readonly stats: CompactStats = { rebuilt: 0, withRequest: 0, wholeBlock: 0 }
 
   constructor (o: GossipOptions) { this.#o = o }
 
@@ -291,6 +302,8 @@ export class Gossip {
     if (merkleRootOfLeaves(leavesOfEncoded(forms, o.cores.sha3), o.cores.sha3) !== c.header.merkle_root) {
       return await this.#wholeBlock(peerId, c, 'rebuilt transactions do not match the merkle root')
     }
+    if (r.missing.length > 0) this.stats.withRequest++
+    else this.stats.rebuilt++
     return { block: assemble(c, txs), forms }
   }
 
@@ -319,6 +332,7 @@ export class Gossip {
     }
     const forms = txFormsOfDecodedBlock(frame)
     if (forms === undefined) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: 'announced block has no transactions' }
+    this.stats.wholeBlock++
     return { block, forms }
   }
 

@@ -35,7 +35,7 @@ import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { RecentTxs, TxRelay } from './tx-relay.ts'
 import { ReportLimiter } from './peer-budget.ts'
-import type { Refusal } from './gossip.ts'
+import type { CompactStats, Refusal } from './gossip.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
@@ -117,6 +117,7 @@ export class P2p implements PeerService {
   #txRelay: TxRelay | null = null
   readonly #reports = new ReportLimiter(REPORT_RATE)
   readonly #orphanStatus = new TokenBuckets(ORPHAN_STATUS_RATE)
+  #orphanRefreshes = 0
   readonly #traffic = new TrafficMeter()
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
@@ -156,6 +157,10 @@ export class P2p implements PeerService {
   peers (): PeerInfo[] { return this.table.list() }
 
   traffic (): PeerTraffic { return this.#traffic.totals() }
+  /** status requests orphan blocks made this node send (within ORPHAN_STATUS_RATE per peer) */
+  orphanStatusRequests (): number { return this.#orphanRefreshes }
+  /** how received compact blocks were rebuilt: alone, with a blocktxn request, or whole (test bed, tests) */
+  compactStats (): CompactStats { return { ...(this.#gossip?.stats ?? { rebuilt: 0, withRequest: 0, wholeBlock: 0 }) } }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
@@ -286,7 +291,11 @@ export class P2p implements PeerService {
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
       onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
       // an orphan's status request back is rate-limited per peer: junk cannot make us ask
-      onOrphan: (peerId) => { if (this.#orphanStatus.take(peerId, 1)) void this.#refresh(peerId) }
+      onOrphan: (peerId) => {
+        if (!this.#orphanStatus.take(peerId, 1)) return
+        this.#orphanRefreshes++
+        void this.#refresh(peerId)
+      }
     })
     this.#gossip = gossip
     node.addEventListener('connection:open', (e) => {

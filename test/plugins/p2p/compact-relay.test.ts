@@ -56,6 +56,7 @@ t.test('a 100-transfer block whose transactions were announced crosses the link 
   t.comment(`block: ${blockLink} bytes on the link for a ${full}-byte block (${(blockLink / full).toFixed(4)}x)`)
   t.ok(blockLink <= 0.05 * full, `the block crossed compact (${(blockLink / full).toFixed(4)}x ≤ 0.05x)`)
   t.equal(b.mempool.size, 0, 'its transactions left b\'s mempool')
+  t.same(b.p2p.compactStats(), { rebuilt: 1, withRequest: 1, wholeBlock: 0 }, 'the 100-transfer block rebuilt with no extra round trip (the funding block, whose transaction b never heard of, took one)')
 })
 
 t.test('a receiver that lacks the transactions asks for them by index and still connects the block', async (t) => {
@@ -71,6 +72,7 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
   await a.chain.processBlock(block, 'test')
   await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash)
   t.equal((await b.chain.getBlockByHash(block.hash))?.transactions.length, 4)
+  t.same(b.p2p.compactStats(), { rebuilt: 0, withRequest: 1, wholeBlock: 0 }, 'one request for the missing transactions')
   // the next block right behind it, while b may still be asking for the first one's
   // transactions: it waits for its parent rather than being taken for an orphan
   const more = [3, 4].map((n) => transfer(params, dev, generateWallet().address, 1, n))
@@ -99,4 +101,23 @@ t.test('a block relayed on its proven work whose body then fails costs its origi
   t.equal(a.p2p.score(b.p2p.peerId ?? ''), 0, 'the honest relay b costs nothing')
   t.equal(a.chain.tip().hash, tip.hash)
   t.equal(a.chain.getBlockMeta(bad.hash)?.status ?? 'invalid', 'invalid', 'a refused the block too')
+})
+
+t.test('an announcer that cannot name the missing transactions is asked for the whole block', async (t) => {
+  const a = await startP2pNode()
+  t.teardown(() => a.stop())
+  const tip = a.chain.tip()
+  const dev = devWallet()
+  const block = mineBlock(params, tip, { txs: [transfer(params, dev, generateWallet().address, 1, 0)] })
+  let wholeAsked = 0
+  // the rogue answers no blocktxn, but serves the block itself
+  const rogue = await startRogue(t, params, a.address, () => ourStatus(a.chain, nodeVersion(params)), {
+    blocks: async function * () { wholeAsked++; yield encodeBlock(block) }
+  })
+  await waitFor('the rogue to pass the handshake', () => a.p2p.peers().some((p) => p.peer_id === rogue.peerId))
+  await rogue.node.services.pubsub.publish(topics(params).compact, encodeCompact(block, encodeHeader(block)))
+  await waitFor('a to connect the block', () => a.chain.tip().hash === block.hash)
+  t.equal(wholeAsked, 1, 'the whole block was fetched once')
+  t.same(a.p2p.compactStats(), { rebuilt: 0, withRequest: 0, wholeBlock: 1 })
+  t.equal(a.p2p.score(rogue.peerId), 0, 'an announcer without blocktxn is not penalized')
 })
