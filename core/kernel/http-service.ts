@@ -5,6 +5,8 @@
 // and the session cookie. Types only, plus the two values a manifest needs before any service
 // exists (its config schema for a rate rule, the shared assets' URL prefix).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ChainViewsHttp } from './chain-views-http.ts'
+export type { ChainViewsHttp, ChainViewSchemas, SearchHit, ViewErrorTexts } from './chain-views-http.ts'
 import type { Logger } from 'pino'
 import type { JsonSchema } from './plugin.ts'
 
@@ -163,6 +165,8 @@ export interface SessionCookies {
 }
 
 export interface HttpService {
+  /** the chain views' schemas, error texts, page querystring and search, shared by every surface serving them */
+  readonly chainViews: ChainViewsHttp
   /** a fastify server answering every failure in the node's one error shape; not listening */
   createServer(opts: HttpServerOptions): FastifyInstance
   /** OpenAPI + swagger-ui at /docs; await it before adding routes so every route is captured */
