@@ -180,6 +180,25 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
         throw err
       }
     })
+    .command('testbed', 'run a network of real nodes on loopback through shaped links, play a scenario, report its figures (docs/testbed.md)', (y) => y
+      .option('scenario', { type: 'string', describe: 'steady, partition, churn, late-join, hashrate, or a scenario JSON file' })
+      .option('nodes', { type: 'number', describe: 'nodes (2-12) [default: the scenario\'s, else 6]' })
+      .option('miners', { type: 'number', describe: 'how many of them mine, one thread each' })
+      .option('topology', { type: 'string', describe: 'line, ring, star, full or random:<degree>' })
+      .option('latency', { type: 'number', describe: 'one-way link latency, ms' })
+      .option('jitter', { type: 'number', describe: 'latency spread ±, ms' })
+      .option('bandwidth', { type: 'string', describe: 'per link each way, e.g. 10mbit, 2MB' })
+      .option('seed', { type: 'number', describe: 'seed of every random choice (topology, jitter, load)' })
+      .option('duration', { type: 'number', describe: 'seconds the steps run before the network settles' })
+      .option('out', { type: 'string', describe: 'report directory [default: ./testbed-reports/<scenario>-<time>]' })
+      .option('keep', { type: 'boolean', default: false, describe: 'keep the nodes\' data dirs' }),
+    async (a) => {
+      const { runTestbed, TestbedUsageError } = await import('../../testbed/index.ts')
+      try { await runTestbed(a) } catch (err) {
+        if (err instanceof TestbedUsageError) throw new UsageError(err.message)
+        throw err
+      }
+    })
     .command('verify', "re-verify a node's chain over its public HTTP API (PoW, difficulty, merkle roots, attestations, beacon signatures)", (y) => y
       .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL, e.g. http://127.0.0.1:8080" })
       .option('from', { type: 'number', describe: 'first height to verify [default: 1]' })
@@ -225,7 +244,7 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
     })
   for (const command of pluginCommands) cli = cli.command(command)
   return walletCommands(cli)
-    .demandCommand(1, `name a command: ${['run', 'bench', 'verify', 'keygen', 'wallet', 'tx', ...pluginCommands.map(commandName)].join(', ')}`)
+    .demandCommand(1, `name a command: ${['run', 'bench', 'testbed', 'verify', 'keygen', 'wallet', 'tx', ...pluginCommands.map(commandName)].join(', ')}`)
     .strict()
     .recommendCommands()
     .help()

@@ -42,6 +42,11 @@ export interface BlockRejectedEvent { hash: string; code: string; reason: string
 
 export interface PeerEvent { peerId: string; address: string }
 
+/** a block or transaction as it first arrives from a peer, before any rule is checked (the
+ *  test bed's propagation clock, docs/testbed.md); fired once per gossip message, so a
+ *  listener keeps the first time it saw an id */
+export interface PeerItemEvent { kind: 'block' | 'tx'; id: string; peerId: string; height?: number; previousHash?: string }
+
 export interface EntropyStatusEvent { reachable: boolean; source: string | null; reason: string | null }
 
 export function createHooks () {
@@ -72,6 +77,8 @@ export function createHooks () {
     blockMined: new SyncHook<[Block]>(['block']),
     entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
 
+    /** a gossiped block or transaction arrived from a peer (well-formed, not yet validated) */
+    peerItemReceived: new SyncHook<[PeerItemEvent]>(['item']),
     peerConnected: new SyncHook<[PeerEvent]>(['peer']),
     peerDisconnected: new SyncHook<[PeerEvent]>(['peer'])
   }

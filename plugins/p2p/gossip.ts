@@ -13,6 +13,7 @@ import type { Block, Transaction } from '../../core/chain/types.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Topics } from './protocol.ts'
+import type { PeerItemEvent } from '../../core/kernel/hooks.ts'
 import { PENALTY } from './misbehaviour.ts'
 
 export interface GossipOptions {
@@ -28,6 +29,8 @@ export interface GossipOptions {
   onOrphan(peerId: string, block: Block): void
   /** a relayed block was refused before it reached the chain (undecodable or malformed) */
   onMalformedBlock(value: unknown, reason: string): void
+  /** a well-formed block or transaction arrived from a peer, before validation (peerItemReceived) */
+  onReceived(item: PeerItemEvent): void
 }
 
 // Block errors an honest peer can cause: its clock, a race.
@@ -125,6 +128,7 @@ export class Gossip {
       return this.#reject(peerId, PENALTY.malformed, `gossiped block: ${(err as Error).message}`)
     }
     const block: Block = value
+    this.#o.onReceived({ kind: 'block', id: block.hash, peerId, height: block.height, previousHash: block.previous_hash })
     const { chain } = this.#o
     if (chain.getBlockMeta(block.hash)?.status === 'main') return TopicValidatorResult.Ignore
     this.fromPeers.add(block.hash)
@@ -160,6 +164,8 @@ export class Gossip {
     const value = this.#decode(peerId, msg, 'transaction')
     if (value === undefined) return TopicValidatorResult.Reject
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.#reject(peerId, PENALTY.malformed, 'gossiped transaction is not an object')
+    const id = (value as { transaction_id?: unknown }).transaction_id
+    if (typeof id === 'string') this.#o.onReceived({ kind: 'tx', id, peerId })
     this.#admittingFromPeer = true
     try {
       mempool.add(value as Transaction)

@@ -38,6 +38,7 @@ export interface P2pSettings {
   requestTimeoutMs: number
   progressIntervalMs: number
   redialIntervalMs: number
+  redialMaxMs: number
   headersPerRequest: number
   blocksPerRequest: number
 }
@@ -190,7 +191,8 @@ export class P2p implements PeerService {
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
       onOrphan: (peerId) => { void this.#refresh(peerId) },
-      onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) }
+      onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) },
+      onReceived: (item) => { o.hooks.peerItemReceived.call(item) }
     })
     this.#gossip = gossip
     node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
@@ -199,7 +201,7 @@ export class P2p implements PeerService {
     gossip.start()
     o.logger.info({ peerId: node.peerId.toString(), addresses: this.listenAddresses() }, 'p2p listening')
 
-    this.#redialer = new Redialer({ node, addrs: this.#bootstrap, logger: o.logger, intervalMs: o.redialIntervalMs, maxBackoffMs: 60_000 })
+    this.#redialer = new Redialer({ node, addrs: this.#bootstrap, logger: o.logger, intervalMs: o.redialIntervalMs, maxBackoffMs: o.redialMaxMs })
     this.#redialer.start()
     this.#statusTimer = setInterval(() => { this.#pollStatus() }, o.statusIntervalMs)
     this.#statusTimer.unref()
