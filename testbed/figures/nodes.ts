@@ -11,7 +11,7 @@ export interface NodeFigures {
   rssMaxMiB: number | null
   rssMeanMiB: number | null
   cpuSeconds: number | null
-  /** CPU seconds over the run's wall seconds, as a percentage of one core */
+  /** CPU seconds over the wall seconds between the first and last sample, as a percentage of one core */
   cpuPercent: number | null
   hashRate: number
   crashes: Array<{ t: number; code: number | null; signal: string | null }>
@@ -24,7 +24,8 @@ export function nodeFigures (rec: Recording, blocksInRun: number, txsAccepted: n
   const direct = new Set(rec.nodes.map((n) => `127.0.0.1:${n.p2pPort}`))
   return rec.nodes.map((n) => {
     const rss = n.samples.map((s) => s.rssBytes / 2 ** 20)
-    const cpu = n.samples.length === 0 ? null : Math.max(...n.samples.map((s) => s.cpuSeconds))
+    // CPU during the run: the samples count from the node's first process start
+    const cpu = n.samples.length < 2 ? null : (n.samples.at(-1)?.cpuSeconds ?? 0) - (n.samples[0]?.cpuSeconds ?? 0)
     return {
       node: n.index,
       miner: n.miner,
@@ -34,7 +35,7 @@ export function nodeFigures (rec: Recording, blocksInRun: number, txsAccepted: n
       rssMaxMiB: rss.length === 0 ? null : Math.max(...rss),
       rssMeanMiB: rss.length === 0 ? null : rss.reduce((a, b) => a + b, 0) / rss.length,
       cpuSeconds: cpu,
-      cpuPercent: cpu === null || wall <= 0 ? null : cpu / wall * 100,
+      cpuPercent: cpu === null || n.samples.length < 2 ? null : cpu / (((n.samples.at(-1)?.t ?? 0) - (n.samples[0]?.t ?? 0)) / 1000 || wall) * 100,
       hashRate: n.hashRate,
       crashes: n.exits.filter((e) => !e.expected).map(({ t, code, signal }) => ({ t, code, signal })),
       bypassConnections: n.events.filter((e) => e.type === 'peer_connected' && direct.has(e.address)).length
