@@ -1,7 +1,7 @@
 // `ledger testbed`: a scenario (shipped or a file) with the flags over it, run on real node
 // processes of this checkout; the figures printed and written as report.json and report.html.
 import path from 'node:path'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { DEFAULT_SCENARIO, MAX_NODES, ScenarioError, loadScenario, parseScenario } from './scenario/parse.ts'
 import type { Scenario } from './scenario/types.ts'
 import { runScenario } from './runner/run.ts'
@@ -10,6 +10,7 @@ import type { Figures } from './figures/index.ts'
 import { figuresTable } from './report/table.ts'
 import { htmlReport } from './report/html.ts'
 import type { LoadStats } from './runner/load.ts'
+import type { Recording } from './figures/recording.ts'
 
 export class TestbedUsageError extends Error {}
 
@@ -25,6 +26,8 @@ export interface TestbedFlags {
   duration?: number
   out?: string
   keep?: boolean
+  /** recompute the figures of this report.json instead of running */
+  report?: string
 }
 
 /** the scenario the flags name, with the flags over it (no scenario: an idle network of the defaults) */
@@ -48,9 +51,23 @@ export function scenarioFromFlags (f: TestbedFlags): Scenario {
   }
 }
 
+/** figures and HTML again from a report.json's recording (after a change to the figures, or by a third party) */
+export function rerenderReport (file: string, log: (line: string) => void = (l) => { console.log(l) }): Figures {
+  let report: { scenario: Scenario; load?: LoadStats; recording: Recording }
+  try { report = JSON.parse(readFileSync(file, 'utf8')) as typeof report } catch (err) { throw new TestbedUsageError(`${file}: ${(err as Error).message}`) }
+  if (report.recording === undefined) throw new TestbedUsageError(`${file} holds no recording`)
+  const figures = computeFigures(report.recording)
+  const dir = path.dirname(path.resolve(file))
+  writeFileSync(path.join(dir, 'report.json'), JSON.stringify({ ...report, figures }))
+  writeFileSync(path.join(dir, 'report.html'), htmlReport(figures, report.recording))
+  log(figuresTable(figures))
+  return figures
+}
+
 export interface TestbedOutcome { figures: Figures; load: LoadStats; outDir: string }
 
-export async function runTestbed (f: TestbedFlags, log: (line: string) => void = (l) => { console.log(l) }): Promise<TestbedOutcome> {
+export async function runTestbed (f: TestbedFlags, log: (line: string) => void = (l) => { console.log(l) }): Promise<TestbedOutcome | Figures> {
+  if (f.report !== undefined) return rerenderReport(f.report, log)
   const scenario = scenarioFromFlags(f)
   const outDir = path.resolve(f.out ?? path.join('testbed-reports', `${scenario.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`))
   mkdirSync(outDir, { recursive: true })

@@ -191,7 +191,8 @@ export function buildCli (argv: string[], pluginCommands: readonly PluginCommand
       .option('seed', { type: 'number', describe: 'seed of every random choice (topology, jitter, load)' })
       .option('duration', { type: 'number', describe: 'seconds the steps run before the network settles' })
       .option('out', { type: 'string', describe: 'report directory [default: ./testbed-reports/<scenario>-<time>]' })
-      .option('keep', { type: 'boolean', default: false, describe: 'keep the nodes\' data dirs' }),
+      .option('keep', { type: 'boolean', default: false, describe: 'keep the nodes\' data dirs' })
+      .option('report', { type: 'string', describe: 'recompute the figures and HTML of this report.json instead of running' }),
     async (a) => {
       const { runTestbed, TestbedUsageError } = await import('../../testbed/index.ts')
       try { await runTestbed(a) } catch (err) {

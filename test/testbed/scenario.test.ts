@@ -17,7 +17,7 @@ t.test('every shipped scenario parses, with steps in time order', async (t) => {
     t.same(s.steps.map((x) => x.at), [...s.steps.map((x) => x.at)].sort((a, b) => a - b), `${name}: steps sorted`)
   }
   const p = loadScenario('partition')
-  t.same(p.steps.filter((s) => s.do === 'partition').map((s) => s.do === 'partition' ? s.groups : []), [[[0, 2, 4], [1, 3, 5]]])
+  t.same(p.steps.filter((s) => s.do === 'partition').map((s) => s.do === 'partition' ? s.groups : []), [[[5, 0, 1], [2, 3, 4]]])
   t.same(loadScenario('late-join').late, [5])
 })
 
@@ -37,6 +37,7 @@ t.test('each mistake is refused with where it is', async (t) => {
     [{ colour: 'red' }, /unknown field 'colour'/],
     [{ steps: [{ at: 1, do: 'explode' }] }, /steps\[0\]\.do must be one of/],
     [{ steps: [{ at: 1, do: 'kill', node: 6 }] }, /steps\[0\]\.node/],
+    [{ steps: [{ at: 1, do: 'kill', node: 1, whileSyncing: 'yes' }] }, /whileSyncing must be true or false/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1], [1, 2]] }] }, /name a node twice/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1]] }] }, /at least two groups/],
     [{ steps: [{ at: 1, do: 'mining', nodes: [0] }] }, /\.on must be true or false/],

@@ -79,6 +79,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     }
     for (let i = 0; i < s.nodes; i++) {
       const dataDir = path.join(dataRoot, `node${i}`)
+      mkdirSync(dataDir, { mode: 0o700 })
       const mine = i < s.miners
       if (mine) writeWalletFile(path.join(dataDir, 'wallets', 'node.json'), minerWallet(s.seed, i))
       nodes.push(new TestbedNode({ index: i, network: s.network, dataDir, logFile: path.join(o.outDir, 'logs', `node${i}.log`), ports: ports[i] as TestbedNode['spec']['ports'], peers: peersOf[i] ?? [], mine }))
@@ -88,14 +89,16 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     const mark = (kind: Mark['kind'], label: string, nodeList?: number[]): void => { marks.push({ t: Date.now(), kind, label, nodes: nodeList }); o.log(`  ${label}`) }
 
     await Promise.all(nodes.filter((n) => !s.late.includes(n.index)).map(async (n) => { await n.start(120_000) }))
-    // the run starts once every started node is peered with every started neighbour: what the
-    // miners made alone before that is setup, not network (the figures count from here)
+    // the run starts once every started node is peered with every started neighbour and all
+    // are on one tip: what the miners made alone before that, and the reorgs that joined it,
+    // are setup, not network (the figures count from here)
     const expected = (i: number): number => topology.filter(([a, b]) => (a === i || b === i) && !s.late.includes(a) && !s.late.includes(b)).length
-    const peeredBy = Date.now() + 90_000
+    const readyBy = Date.now() + 120_000
     for (;;) {
-      const states = await Promise.all(nodes.filter((n) => n.running).map(async (n) => ({ n, peers: await n.state().then((st) => st.peers.length, () => -1) })))
-      if (states.every(({ n, peers }) => peers >= expected(n.index))) break
-      if (Date.now() > peeredBy) throw new Error(`the nodes did not all peer within 90 s: ${states.map(({ n, peers }) => `node ${n.index} ${peers}/${expected(n.index)}`).join(', ')}`)
+      const states = await Promise.all(nodes.filter((n) => n.running).map(async (n) => ({ n, st: await n.state().catch(() => null) })))
+      const peered = states.every(({ n, st }) => st !== null && st.peers.length >= expected(n.index))
+      if (peered && new Set(states.map(({ st }) => st?.hash)).size === 1) break
+      if (Date.now() > readyBy) throw new Error(`the nodes were not all peered on one tip within 120 s: ${states.map(({ n, st }) => `node ${n.index} ${st?.peers.length ?? '?'}/${expected(n.index)} peers, height ${st?.height ?? '?'}`).join('; ')}`)
       await sleep(250)
     }
     const collector = new Collector(nodes)
@@ -117,7 +120,11 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         case 'load': load.setRate(step.rate, step.mix); mark('load', `${at} load ${step.rate} tx/s`); break
         case 'partition': shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
         case 'heal': shaper.heal(); mark('heal', `${at} heal`); break
-        case 'kill': mark('kill', `${at} SIGKILL node ${step.node}`, [step.node]); await node(step.node).kill(); break
+        case 'kill':
+          if (step.whileSyncing === true) await untilSyncing(node(step.node))
+          mark('kill', `${at} SIGKILL node ${step.node}${step.whileSyncing === true ? ' while it syncs' : ''}`, [step.node])
+          await node(step.node).kill()
+          break
         case 'restart': mark('restart', `${at} start node ${step.node}`, [step.node]); await node(step.node).start(120_000); break
         case 'mining':
           mark('mining', `${at} mining ${step.on ? 'on' : 'off'} on nodes ${step.nodes.join(',')}`, step.nodes)
@@ -140,10 +147,12 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     if (endOfSteps > Date.now()) await sleep(endOfSteps - Date.now())
     load.stop()
     mark('end', `t=${s.durationSeconds}s: load stopped; settling (at most ${s.settleSeconds} s)`)
+    // settled: one tip everywhere and every mempool empty (what was admitted is mined), or the
+    // settle time is up (what is left is reported as pending)
     const settleUntil = Date.now() + s.settleSeconds * 1000
     for (;;) {
-      const tips = await Promise.all(nodes.filter((n) => n.running).map(async (n) => await n.state().then((st) => st.hash, () => 'unreachable')))
-      if (new Set(tips).size === 1 || Date.now() > settleUntil) break
+      const states = await Promise.all(nodes.filter((n) => n.running).map(async (n) => await n.state().catch(() => null)))
+      if ((new Set(states.map((st) => st?.hash)).size === 1 && states.every((st) => st?.mempool === 0)) || Date.now() > settleUntil) break
       await sleep(500)
     }
     polling.on = false
@@ -186,6 +195,16 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     removeExitHook()
     cleanupNow()
   }
+}
+
+/** waits (at most 60 s) until the node says it is syncing */
+async function untilSyncing (n: TestbedNode): Promise<void> {
+  const until = Date.now() + 60_000
+  while (Date.now() < until) {
+    if ((await n.state().catch(() => null))?.sync_state === 'syncing') return
+    await sleep(100)
+  }
+  throw new Error(`node ${n.index} did not start syncing within 60 s`)
 }
 
 /** the main chain, from genesis, of the running node with the most work */

@@ -71,7 +71,11 @@ function parseStep (raw: unknown, i: number, nodes: number): Step {
       return { at, do: 'partition', groups }
     }
     case 'heal': only(raw, ['at', 'do'], where); return { at, do: 'heal' }
-    case 'kill': only(raw, ['at', 'do', 'node'], where); return { at, do: 'kill', node: node() }
+    case 'kill': {
+      only(raw, ['at', 'do', 'node', 'whileSyncing'], where)
+      if (raw.whileSyncing !== undefined && typeof raw.whileSyncing !== 'boolean') throw new ScenarioError(`${where}.whileSyncing must be true or false`)
+      return raw.whileSyncing === true ? { at, do: 'kill', node: node(), whileSyncing: true } : { at, do: 'kill', node: node() }
+    }
     case 'restart': only(raw, ['at', 'do', 'node'], where); return { at, do: 'restart', node: node() }
     case 'mining':
       only(raw, ['at', 'do', 'nodes', 'on'], where)

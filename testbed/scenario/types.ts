@@ -10,8 +10,8 @@ export type Step =
   | { at: number; do: 'partition'; groups: number[][] }
   /** restore every cut link */
   | { at: number; do: 'heal' }
-  /** SIGKILL a node (its data dir stays) */
-  | { at: number; do: 'kill'; node: number }
+  /** SIGKILL a node (its data dir stays); `whileSyncing`: first wait (at most 60 s) until it is syncing */
+  | { at: number; do: 'kill'; node: number; whileSyncing?: boolean }
   /** start a killed, stopped or late node again (a miner mines again) */
   | { at: number; do: 'restart'; node: number }
   /** miners stop or start mining (the node restarts with or without --no-mine) */
