@@ -8,12 +8,15 @@ const MAX_EVENTS = 1_000_000
 
 export class EventRecorder {
   readonly events: NodeEvent[] = []
+  readonly #max: number
   dropped = 0
   readonly #seenBlocks = new Set<string>()
   readonly #seenTxs = new Set<string>()
 
+  constructor (max = MAX_EVENTS) { this.#max = max }
+
   #push (e: NodeEvent): void {
-    if (this.events.length < MAX_EVENTS) this.events.push(e)
+    if (this.events.length < this.#max) this.events.push(e)
     else this.dropped++
   }
 
@@ -22,7 +25,7 @@ export class EventRecorder {
     const now = (): number => Date.now()
     hooks.peerItemReceived.tap(name, (item) => {
       const seen = item.kind === 'block' ? this.#seenBlocks : this.#seenTxs
-      if (seen.has(item.id) || seen.size >= MAX_EVENTS) return
+      if (seen.has(item.id) || seen.size >= this.#max) return
       seen.add(item.id)
       if (item.kind === 'block') this.#push({ t: now(), type: 'block_seen', hash: item.id, height: item.height ?? -1, parent: item.previousHash ?? '', peer: item.peerId })
       else this.#push({ t: now(), type: 'tx_seen', id: item.id, peer: item.peerId })
