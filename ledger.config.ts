@@ -2,7 +2,7 @@
 // { name: 'miner', enabled: false }; load your own by npm package name ('ledger-plugin-x')
 // or with { path: './my-plugin' } (docs/plugins.md).
 // Each plugin's section is keyed by its name; CLI flags override these values.
-import { defineConfig } from './core/kernel/config.ts'
+import { defineConfig } from './core/kernel/define-config.ts'
 
 export default defineConfig({
   network: 'testnet',

@@ -75,3 +75,12 @@ export class LedgerError<C extends string = string> extends Error {
 
 export class BlockError extends LedgerError<BlockErrorCode> {}
 export class TxError extends LedgerError<TxErrorCode> {}
+
+/** A transaction every rule admits, refused by a policy plugin (the txAdmission hook) with its
+ *  own code and reason. Not the sender's fault under the protocol: a peer relaying it is not
+ *  penalised (its code is none of the protocol's). */
+export class TxPolicyError extends TxError {
+  constructor (code: string, reason: string) {
+    super(code as TxErrorCode, reason)
+  }
+}

@@ -1,6 +1,7 @@
 // Key layout of the chain database. State keys are in state.ts; everything here that a block
 // writes through the StateOverlay (indexes, receipts) is undone with it on a reorg.
 import { padHeight } from '../kernel/kv.ts'
+import type { EntropyEvidence } from './entropy-evidence.ts'
 
 const idx = (i: number): string => i.toString().padStart(4, '0')
 
@@ -45,4 +46,7 @@ export interface BlockMeta {
   /** cumulative work as a decimal string (BigInt) */
   work: string
   status: 'main' | 'side' | 'invalid'
+  /** what the block's attestation proves (core/chain/entropy-evidence.ts); absent in metas
+   *  written before it was recorded */
+  entropy_evidence?: EntropyEvidence
 }

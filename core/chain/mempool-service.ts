@@ -12,6 +12,8 @@ export interface MempoolService {
   list(): Transaction[]
   readonly size: number
   readonly capacity: number
+  /** bytes (txSize) of all pending transactions */
+  readonly bytes: number
   /** amount + fee of the sender's pending transactions, in bohm */
   pendingSpend(sender: string): bigint
   /** the nonce the sender's next transaction must carry (state nonce + pending) */

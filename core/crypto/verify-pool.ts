@@ -94,6 +94,9 @@ export class SignatureVerifyPool implements SignatureVerifier {
     this.threads = Math.max(1, opts.threads ?? os.availableParallelism())
   }
 
+  /** jobs posted to the threads and not yet answered (the operator's queue-length metric) */
+  queueLength (): number { return this.#pending.size }
+
   async verifyAll (checks: SignatureCheck[]): Promise<boolean[]> {
     if (this.#closed) throw new Error('signature verify pool is closed')
     if (checks.length === 0) return []

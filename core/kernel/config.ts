@@ -2,20 +2,18 @@
 // ajv. A bad value exits with a message naming the key, never a stack trace.
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { existsSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import type { ErrorObject } from 'ajv'
 import type { NetworkName } from '../chain/params.ts'
 import type { JsonSchema } from './plugin.ts'
 import { coreFamilies, coreNames, DEFAULT_CORE_SELECTION } from '../cores/cores.ts'
 import type { CoreSelection } from '../cores/cores.ts'
+import type { PluginEntry, UserConfig } from './define-config.ts'
+import { ConfigError } from './config-file.ts'
 
-/** A built-in or package name, a path ('./x', '/x'), or the object form of one of them with
- *  `enabled`; `package` always names an npm package (see core/loader.ts for the rule). */
-export type PluginEntry = string | { name?: string; package?: string; path?: string; enabled?: boolean }
-
-export type { CoreSelection }
+export { defineConfig } from './define-config.ts'
+export { ConfigError, loadConfigFile, syntaxErrorLocation } from './config-file.ts'
+export type { PluginEntry, UserConfig, CoreSelection }
 
 export interface NodeConfig {
   network: NetworkName
@@ -32,13 +30,6 @@ export interface NodeConfig {
   /** per-plugin sections, keyed by plugin name */
   [section: string]: unknown
 }
-
-export type UserConfig = Partial<Omit<NodeConfig, 'cores' | 'baseDir'>> & { cores?: Partial<CoreSelection> } & Record<string, unknown>
-
-/** Identity helper that gives `ledger.config.ts` type checking. */
-export function defineConfig (config: UserConfig): UserConfig { return config }
-
-export class ConfigError extends Error {}
 
 const coreSchema: JsonSchema = {
   type: 'object',
@@ -101,50 +92,6 @@ export function validateSection (name: string, schema: JsonSchema, value: unknow
 
 export function defaultDataDir (network: NetworkName): string {
   return path.join(os.homedir(), '.ledger', network)
-}
-
-/** Loads a config module (TypeScript via Node's type stripping) and returns its default export. */
-export async function loadConfigFile (file: string): Promise<UserConfig> {
-  const abs = path.resolve(file)
-  if (!existsSync(abs)) throw new ConfigError(`config file not found: ${abs}`)
-  let mod: { default?: unknown }
-  try {
-    mod = await import(pathToFileURL(abs).href) as { default?: unknown }
-  } catch (err) {
-    const at = err instanceof Error ? syntaxErrorLocation(err) : undefined
-    if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
-    throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
-  }
-  // a config compiled to CommonJS (a TypeScript loader such as ts-node, outside a "type":
-  // "module" package) arrives as { __esModule, default } under the default export
-  const exported = unwrapCommonJs(mod.default)
-  if (exported === null || typeof exported !== 'object' || Array.isArray(exported)) {
-    throw new ConfigError(`config file ${abs} must default-export an object (use defineConfig)`)
-  }
-  return exported as UserConfig
-}
-
-function unwrapCommonJs (m: unknown): unknown {
-  const interop = typeof m === 'object' && m !== null && (m as { __esModule?: unknown }).__esModule === true && 'default' in m
-  return interop ? (m as { default: unknown }).default : m
-}
-
-/**
- * Line and column of a syntax error in a module Node refused to load. Node's type stripper
- * prints them in the stack as `<file>:<line>`, the source line, and a caret line under the
- * offending token; an error spanning lines has no caret, only the line.
- */
-export function syntaxErrorLocation (err: Error): { line: number; column?: number } | undefined {
-  // a TypeScript loader (ts-node style, as test runners register) says `file(3,23): error TS1005`
-  const tsc = /\((\d+),(\d+)\): error TS\d+/.exec(err.message)
-  if (tsc !== null) return { line: Number(tsc[1]), column: Number(tsc[2]) }
-  if (!(err instanceof SyntaxError)) return undefined
-  const lines = (err.stack ?? '').split('\n')
-  const head = /:(\d+)$/.exec(lines[0] ?? '')
-  if (head === null) return undefined
-  const line = Number(head[1])
-  const caret = lines.slice(1, 8).findIndex((l) => /^\s*\^+\s*$/.test(l))
-  return caret === -1 ? { line } : { line, column: (lines[caret + 1] ?? '').indexOf('^') + 1 }
 }
 
 /** top-level keys of the config besides plugin sections */

@@ -104,3 +104,12 @@ export interface HttpService {
   cameOverHttps(request: FastifyRequest): boolean
   readonly session: SessionCookies
 }
+
+/** `http://host:port` of a listening server (0.0.0.0 / :: shown as 127.0.0.1), for the startup
+ *  summary; undefined before it listens */
+export function serverUrl (app: FastifyInstance | undefined): string | undefined {
+  const a = app?.server.address()
+  if (a === null || a === undefined || typeof a === 'string') return undefined
+  const host = a.family === 'IPv6' ? `[${a.address}]` : a.address
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${a.port}`
+}

@@ -5,12 +5,13 @@ import { isMainThread } from 'node:worker_threads'
 import { asFunction, asValue, createContainer, InjectionMode } from 'awilix'
 import type { AwilixContainer } from 'awilix'
 import type { Logger } from 'pino'
-import { createHooks, isolateListeners } from './hooks.ts'
+import { createHooks, HOOK_OWNERS, hooksFor, isolateHook, isolateListeners } from './hooks.ts'
 import type { Hooks } from './hooks.ts'
 import { checkTopLevelKeys, ConfigError, validateSection } from './config.ts'
 import type { NodeConfig } from './config.ts'
 import { builtinPluginNames, KERNEL_SERVICES, loadPlugins, orderPlugins, PluginLoadError } from './loader.ts'
-import type { PluginContext, PluginManifest } from './plugin.ts'
+import type { PluginContext, PluginFlag, PluginManifest } from './plugin.ts'
+import { portFlagOf } from './flags.ts'
 import type { NodeInfo, NodeStatus, Services } from './services.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
@@ -42,6 +43,7 @@ export class Kernel {
   readonly #starters: Array<{ plugin: string; fn: Task }> = []
   readonly #closers: Array<{ plugin: string; fn: Task }> = []
   readonly #usesDataDir: boolean
+  readonly #declaredHookOwner = new Map<string, string>()
 
   constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network), opts: KernelOptions = {}) {
     this.#usesDataDir = opts.dataDir !== false
@@ -93,6 +95,7 @@ export class Kernel {
     }
     for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
     this.plugins = orderPlugins(loaded)
+    this.#declareHooks()
     try {
       for (const manifest of this.plugins) await this.#register(manifest)
     } catch (err) {
@@ -102,6 +105,40 @@ export class Kernel {
       throw err
     }
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
+  }
+
+  /** the hooks the plugins declare join the catalogue before any plugin registers (a plugin
+   *  may tap another's hook whatever their order) */
+  #declareHooks (): void {
+    const catalogue = this.hooks as unknown as Record<string, object>
+    for (const m of this.plugins) {
+      for (const [name, make] of Object.entries(m.hooks ?? {})) {
+        const owner = this.#declaredHookOwner.get(name)
+        if (name in catalogue) throw new PluginLoadError(`plugin '${m.name}' declares hook '${name}', which ${owner === undefined ? 'the node' : `plugin '${owner}'`} already has`)
+        const hook = make()
+        if (typeof (hook as { intercept?: unknown }).intercept !== 'function') throw new PluginLoadError(`plugin '${m.name}': hooks.${name} must make a tapable hook`)
+        isolateHook(name, hook as Parameters<typeof isolateHook>[1], ({ hook: h, tap, err }) => {
+          this.logger.error({ hook: h, tap, err }, `hook listener '${tap}' on ${h} failed; the node carries on (fix or disable the plugin that tapped it)`)
+        })
+        catalogue[name] = hook
+        this.#declaredHookOwner.set(name, m.name)
+      }
+    }
+  }
+
+  /** whether plugin `m` may fire hook `name` */
+  #owns (m: PluginManifest, name: string): boolean {
+    const declared = this.#declaredHookOwner.get(name)
+    if (declared !== undefined) return declared === m.name
+    const owners = (HOOK_OWNERS as Record<string, 'kernel' | readonly string[]>)[name]
+    return owners !== undefined && owners !== 'kernel' && owners.some((s) => (m.provides as readonly string[]).includes(s))
+  }
+
+  #ownerOf (name: string): string {
+    const declared = this.#declaredHookOwner.get(name)
+    if (declared !== undefined) return `plugin '${declared}'`
+    const owners = (HOOK_OWNERS as Record<string, 'kernel' | readonly string[]>)[name]
+    return owners === undefined || owners === 'kernel' ? 'the kernel' : `the provider of ${owners.map((s) => `'${s}'`).join(' or ')}`
   }
 
   /** The data dir holds wallet seeds, keys and the admin password: everything in it is
@@ -125,11 +162,13 @@ export class Kernel {
     const checkProvides = (name: keyof Services): void => {
       if (!manifest.provides.includes(name)) throw new PluginLoadError(`plugin '${manifest.name}' provides '${String(name)}' without declaring it in manifest.provides`)
     }
+    const hooks = hooksFor(this.hooks, manifest.name, (h) => this.#owns(manifest, h), (h) => this.#ownerOf(h))
     const ctx: PluginContext = {
       config: section as Record<string, unknown>,
       node: this.config,
       params: this.params,
-      hooks: this.hooks,
+      hooks,
+      ownedHooks: hooks,
       logger: this.logger.child({ module: manifest.name }),
       signal: this.#abort.signal,
       provide: (name, value) => {
@@ -166,7 +205,7 @@ export class Kernel {
       try {
         await fn()
       } catch (err) {
-        const explained = explainStartError(plugin, err)
+        const explained = explainStartError(plugin, this.plugins.find((p) => p.name === plugin)?.flags, err)
         // a known operator mistake is one friendly line; anything else keeps its stack
         if (explained instanceof ConfigError) this.logger.error({ plugin }, explained.message)
         else this.logger.error({ plugin, err }, 'plugin failed to start')
@@ -217,21 +256,14 @@ export function ensureDataDir (dir: string): void {
   }
 }
 
-/** the `ledger run` flag that moves each built-in listener */
-const PORT_FLAGS: Record<string, string> = {
-  http: '--port',
-  dashboard: '--dashboard-port',
-  'entropy-aggregator': '--entropy-port',
-  p2p: '--p2p-port'
-}
-
 /** A port already taken is an operator's everyday mistake: say which plugin, which address,
  *  and the exact flag that moves it. */
-function explainStartError (plugin: string, err: unknown): unknown {
+function explainStartError (plugin: string, flags: readonly PluginFlag[] | undefined, err: unknown): unknown {
   const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
   if (e?.code !== 'EADDRINUSE' && e?.code !== 'EACCES') return err
   const where = e.address !== undefined ? `${e.address}:${e.port ?? '?'}` : 'its address'
-  const flag = PORT_FLAGS[plugin]
+  // the flag its manifest declares for its listener
+  const flag = portFlagOf(flags)
   const move = flag === undefined ? `change the port in the '${plugin}' section of ledger.config.ts` : `pick another port with ${flag}`
   const why = e.code === 'EADDRINUSE' ? `address already in use (another node or program holds it; ${move})` : `permission denied (ports below 1024 need privileges; ${move})`
   return new ConfigError(`plugin '${plugin}' cannot listen on ${where}: ${why}`, { cause: err })

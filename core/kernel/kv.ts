@@ -28,6 +28,20 @@ export interface KvStore {
   entries(range: KvRange): AsyncIterable<[string, Buffer]>
   keys(range: KvRange): AsyncIterable<string>
   close(): Promise<void>
+  /** the engine's own size figures, for the operator's metrics (absent where it keeps none) */
+  sizeStats?(): KvSizeStats
+}
+
+/** bytes, as the storage engine estimates them */
+export interface KvSizeStats {
+  /** table files that hold live data */
+  liveFilesBytes: number
+  /** all table files, obsolete ones not yet deleted included */
+  totalFilesBytes: number
+  /** the engine's estimate of the live data */
+  liveDataBytes: number
+  /** memtables not yet flushed */
+  memtableBytes: number
 }
 
 export const utf8 = {

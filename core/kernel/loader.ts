@@ -5,16 +5,19 @@
 //   { path }            a folder or file, relative to the config file's folder
 // Order: dependencies first, ties broken by the order the config lists them.
 import path from 'node:path'
-import { existsSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { PluginEntry } from './config.ts'
 import type { PluginManifest } from './plugin.ts'
 import type { Services } from './services.ts'
 import { findPluginPackage, isPackageName } from './plugin-package.ts'
+import { apiVersionRefusal, peerRangeRefusal } from './plugin-api.ts'
 
 export class PluginLoadError extends Error {}
 
 const BUILTIN_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'plugins')
+/** commands that are no plugin of the node (wallet, verify, bench): tools/<name>/manifest.ts */
+const TOOLS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools')
 const BUILTIN_NAME = /^[a-z0-9][a-z0-9-]*$/
 
 /** services the kernel itself registers before any plugin */
@@ -29,7 +32,14 @@ export interface LoadedPlugin {
   enabled: boolean
 }
 
-interface Location { file: string; label: string; origin: string; enabled: boolean }
+export interface Location {
+  file: string
+  label: string
+  origin: string
+  enabled: boolean
+  /** a package plugin's package.json (its peerDependencies are checked) */
+  packageJson?: string
+}
 
 function builtinFile (name: string): string {
   return path.join(BUILTIN_DIR, name, 'manifest.ts')
@@ -37,7 +47,7 @@ function builtinFile (name: string): string {
 
 function packageLocation (name: string, baseDir: string, enabled: boolean, asFallback: boolean): Location {
   const found = findPluginPackage(name, baseDir)
-  if (found.found) return { file: found.file, label: name, origin: `package '${name}'`, enabled }
+  if (found.found) return { file: found.file, label: name, origin: `package '${name}'`, enabled, packageJson: found.packageJson }
   if (found.reason === 'no-entry') throw new PluginLoadError(`plugin package '${name}' has no entry point: ${found.detail}`)
   const install = `install it next to the config file (npm install ${name} in ${baseDir})`
   throw new PluginLoadError(asFallback
@@ -45,7 +55,7 @@ function packageLocation (name: string, baseDir: string, enabled: boolean, asFal
     : `plugin package '${name}' is not installed for ${baseDir}; ${install}`)
 }
 
-function entryLocation (entry: PluginEntry, baseDir: string): Location {
+export function entryLocation (entry: PluginEntry, baseDir: string): Location {
   const e = typeof entry === 'string' ? (entry.startsWith('.') || path.isAbsolute(entry) ? { path: entry } : { name: entry }) : entry
   const enabled = e.enabled !== false
   const forms = [e.name, e.path, e.package].filter((v) => v !== undefined).length
@@ -71,11 +81,26 @@ export function builtinPluginNames (): string[] {
   return readdirSync(BUILTIN_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(BUILTIN_DIR, d.name, 'manifest.ts')))
     .map((d) => d.name)
+    .sort()
 }
 
 /** the built-in plugins' `commands.ts` files (the CLI commands their manifests contribute) */
 export function builtinCommandFiles (): string[] {
   return builtinPluginNames().map((name) => path.join(BUILTIN_DIR, name, 'commands.ts')).filter((f) => existsSync(f))
+}
+
+/** the tools' manifests (tools/<name>/manifest.ts), in name order */
+export function toolManifestFiles (): string[] {
+  if (!existsSync(TOOLS_DIR)) return []
+  return readdirSync(TOOLS_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(TOOLS_DIR, d.name, 'manifest.ts')))
+    .map((d) => path.join(TOOLS_DIR, d.name, 'manifest.ts'))
+    .sort()
+}
+
+/** the default export of a plugin or tool module, unwrapping a CommonJS build's interop */
+export function defaultExport (mod: { default?: unknown }): unknown {
+  return isCjsInterop(mod.default) ? mod.default.default : mod.default
 }
 
 function isCjsInterop (m: unknown): m is { default: unknown } {
@@ -88,7 +113,20 @@ function checkManifest (m: unknown, label: string): PluginManifest {
   if (typeof man.name !== 'string' || man.name.length === 0) throw new PluginLoadError(`plugin '${label}': manifest.name missing`)
   if (typeof man.register !== 'function') throw new PluginLoadError(`plugin '${man.name}': manifest.register must be a function`)
   if (!Array.isArray(man.provides) || !Array.isArray(man.needs)) throw new PluginLoadError(`plugin '${man.name}': manifest.provides and manifest.needs must be arrays`)
+  const refusal = apiVersionRefusal(man.name, man.apiVersion)
+  if (refusal !== undefined) throw new PluginLoadError(refusal)
   return man as PluginManifest
+}
+
+/** A package's declared range for ledger-node (peerDependencies), if any, holds for this node. */
+function checkPeerRange (label: string, packageJson: string): void {
+  let range: unknown
+  try {
+    range = (JSON.parse(readFileSync(packageJson, 'utf8')) as { peerDependencies?: Record<string, unknown> }).peerDependencies?.['ledger-node']
+  } catch { return }
+  if (typeof range !== 'string') return
+  const refusal = peerRangeRefusal(label, range)
+  if (refusal !== undefined) throw new PluginLoadError(refusal)
 }
 
 /** Node strips types only outside node_modules: a linked package (file:, npm link) has its real
@@ -104,7 +142,8 @@ function typeScriptInNodeModules (file: string): boolean {
 export async function loadPlugins (entries: readonly PluginEntry[], baseDir: string): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = []
   for (const entry of entries) {
-    const { file, label, origin, enabled } = entryLocation(entry, baseDir)
+    const { file, label, origin, enabled, packageJson } = entryLocation(entry, baseDir)
+    if (packageJson !== undefined) checkPeerRange(label, packageJson)
     let mod: { default?: unknown }
     try {
       mod = await import(pathToFileURL(file).href) as { default?: unknown }
@@ -113,8 +152,7 @@ export async function loadPlugins (entries: readonly PluginEntry[], baseDir: str
       throw new PluginLoadError(`plugin '${label}' failed to load: ${(err as Error).message}${hint}`)
     }
     // a plugin compiled to CommonJS arrives as { __esModule, default } under the default export
-    const exported = mod.default
-    const manifest = checkManifest(isCjsInterop(exported) ? exported.default : exported, label)
+    const manifest = checkManifest(defaultExport(mod), label)
     const twin = out.find((p) => p.manifest.name === manifest.name)
     if (twin !== undefined) {
       throw new PluginLoadError(twin.origin === origin

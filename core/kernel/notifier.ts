@@ -4,100 +4,61 @@
 // syncing the progress with blocks/s and an ETA. Blocks that arrive from peers get one
 // compact line each (the miner logs its own).
 import { formatDuration } from './duration.ts'
-import path from 'node:path'
-import type { AddressInfo } from 'node:net'
-import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Kernel } from './kernel.ts'
-import type { Services } from './services.ts'
+import type { StatusPart, SummaryRow, SummaryView } from './plugin.ts'
 
-export interface NodeUrls {
-  chat?: string
-  admin?: string
-  explorer?: string
-  playground?: string
-  docs?: string
-  dashboard?: string
-  dashboardApi?: string
-  metrics?: string
-  entropy?: string
-  p2p: string[]
-}
-
+/** The summary as JSON logs carry it: rows keyed into `urls` (or the top level, `top` rows). */
 export interface StartupSummary {
   network: string
   dataDir: string
-  urls: NodeUrls
-  adminCredentials: string
-  apiKey: string
+  urls: Record<string, string | string[]>
   stop: string
+  [key: string]: unknown
 }
 
-function service<K extends keyof Services> (kernel: Kernel, name: K): Services[K] | undefined {
-  return kernel.container.hasRegistration(name) ? kernel.container.resolve(name) : undefined
+const STOP = 'Ctrl-C, or SIGTERM to this process (kill, systemd, docker stop)'
+
+/** what the manifests' summary and status functions see of a running kernel */
+export function summaryView (kernel: Kernel, env: NodeJS.ProcessEnv = process.env): SummaryView {
+  return {
+    service: (name) => kernel.container.hasRegistration(name) ? kernel.container.resolve(name) : undefined,
+    dataDir: kernel.config.dataDir,
+    env
+  }
 }
 
-function baseUrl (app: FastifyInstance | undefined): string | undefined {
-  const a = app?.server.address()
-  if (a === null || a === undefined || typeof a === 'string') return undefined
-  const info = a as AddressInfo
-  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address
-  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${info.port}`
+/** every enabled plugin's summary rows, in display order */
+export function summaryRows (kernel: Kernel, env: NodeJS.ProcessEnv = process.env): SummaryRow[] {
+  const view = summaryView(kernel, env)
+  return kernel.plugins.flatMap((p) => p.summary?.(view) ?? []).sort((a, b) => a.order - b.order)
 }
 
 export function startupSummary (kernel: Kernel, env: NodeJS.ProcessEnv = process.env): StartupSummary {
-  const pub = baseUrl(service(kernel, 'publicHttp'))
-  const dash = baseUrl(service(kernel, 'dashboardHttp'))
-  const plugins = new Set(kernel.plugins.map((p) => p.name))
-  const entropy = service(kernel, 'entropy')?.status()
-  const peers = service(kernel, 'peers') as ({ listenAddresses?: () => string[] } | undefined)
-  const dataDir = kernel.config.dataDir
-  const urls: NodeUrls = { p2p: peers?.listenAddresses?.() ?? [] }
-  if (pub !== undefined) {
-    if (plugins.has('messenger')) urls.chat = `${pub}/`
-    if (plugins.has('admin')) urls.admin = `${pub}/admin`
-    if (plugins.has('explorer')) urls.explorer = `${pub}/explorer`
-    if (plugins.has('playground')) urls.playground = `${pub}/playground`
-    urls.docs = `${pub}/docs`
+  return summaryFromRows(kernel.params.name, kernel.config.dataDir, summaryRows(kernel, env))
+}
+
+export function summaryFromRows (network: string, dataDir: string, rows: readonly SummaryRow[]): StartupSummary {
+  const out: StartupSummary = { network, dataDir, urls: {}, stop: STOP }
+  for (const r of rows) {
+    if (r.top === true) out[r.key] = r.value
+    else out.urls[r.key] = r.value
   }
-  if (dash !== undefined) {
-    urls.dashboard = `${dash}/`
-    urls.dashboardApi = `${dash}/api`
-    urls.metrics = `${dash}/metrics`
-  }
-  if (entropy !== undefined && entropy.port > 0) urls.entropy = `http://${entropy.host}:${entropy.port}/api/health`
-  const adminFromEnv = (env.LEDGER_ADMIN_PASSWORD ?? '').length > 0
-  const keyFromEnv = (env.LEDGER_API_KEY ?? '').trim().length > 0
-  return {
-    network: kernel.params.name,
-    dataDir,
-    urls,
-    adminCredentials: adminFromEnv ? 'from LEDGER_ADMIN_USER / LEDGER_ADMIN_PASSWORD' : path.join(dataDir, 'admin_credentials.json'),
-    apiKey: keyFromEnv ? 'from LEDGER_API_KEY' : path.join(dataDir, 'api_key.json'),
-    stop: 'Ctrl-C, or SIGTERM to this process (kill, systemd, docker stop)'
-  }
+  // the stop hint comes last, as in the terminal
+  const { stop, ...rest } = out
+  return { ...rest, stop }
 }
 
 /** the summary as the lines a person reads in a terminal */
-export function formatSummary (s: StartupSummary): string {
-  const row = (label: string, value: string | undefined): string | undefined => value === undefined ? undefined : `  ${label.padEnd(12)} ${value}`
-  return [
-    `ledger node running on ${s.network}`,
-    row('data dir', s.dataDir),
-    row('chat', s.urls.chat),
-    row('admin', s.urls.admin),
-    row('explorer', s.urls.explorer),
-    row('playground', s.urls.playground),
-    row('API docs', s.urls.docs),
-    row('dashboard', s.urls.dashboard),
-    row('dash. API', s.urls.dashboardApi),
-    row('metrics', s.urls.metrics),
-    row('entropy', s.urls.entropy),
-    ...s.urls.p2p.map((a, i) => row(i === 0 ? 'p2p' : '', a)),
-    row('admin login', s.adminCredentials),
-    row('API key', s.apiKey),
-    row('stop', s.stop)
-  ].filter((l) => l !== undefined).join('\n')
+export function formatSummary (network: string, dataDir: string, rows: readonly SummaryRow[]): string {
+  const row = (label: string, value: string): string => `  ${label.padEnd(12)} ${value}`
+  const lines = [`ledger node running on ${network}`, row('data dir', dataDir)]
+  for (const r of rows) {
+    const values = Array.isArray(r.value) ? r.value : [r.value]
+    values.forEach((v, i) => lines.push(row(i === 0 ? r.label : '', v)))
+  }
+  lines.push(row('stop', STOP))
+  return lines.join('\n')
 }
 
 export interface StatusSample {
@@ -134,28 +95,32 @@ export function formatHashRate (h: number): string {
   return `${v.toFixed(u === 0 ? 0 : 1)} ${units[u]}`
 }
 
-function sample (kernel: Kernel): StatusSample | undefined {
-  const chain = service(kernel, 'chain')
-  if (chain === undefined) return undefined
-  const miner = service(kernel, 'miner')?.status()
-  const peers = service(kernel, 'peers')
-  const list = peers?.peers() ?? []
+/** every enabled plugin's status part merged; undefined while no plugin tells a height */
+export function sample (parts: readonly StatusPart[]): (StatusSample & { ownMinerAddress?: string }) | undefined {
+  const merged: StatusPart = Object.assign({}, ...parts)
+  if (merged.height === undefined) return undefined
   return {
-    height: chain.tip().height,
-    peers: list.length,
-    hashRate: miner !== undefined && miner.running ? miner.hash_rate : null,
-    mempool: service(kernel, 'mempool')?.size ?? 0,
-    sync: peers?.syncState() ?? 'idle',
-    target: list.reduce((m, p) => Math.max(m, p.best_height), 0)
+    height: merged.height,
+    peers: merged.peers ?? 0,
+    hashRate: merged.hashRate ?? null,
+    mempool: merged.mempool ?? 0,
+    sync: merged.sync ?? 'idle',
+    target: merged.target ?? 0,
+    ownMinerAddress: merged.ownMinerAddress
   }
+}
+
+function sampleKernel (kernel: Kernel): ReturnType<typeof sample> {
+  const view = summaryView(kernel)
+  return sample(kernel.plugins.map((p) => p.status?.(view) ?? {}))
 }
 
 /** status line every `intervalMs`; a compact line for each block that came from a peer */
 export function startNotifier (kernel: Kernel, logger: Logger, intervalMs: number): () => void {
-  let last = sample(kernel)
+  let last = sampleKernel(kernel)
   let lastAt = Date.now()
   const timer = setInterval(() => {
-    const now = sample(kernel)
+    const now = sampleKernel(kernel)
     if (now === undefined) return
     const secs = (Date.now() - lastAt) / 1000
     const rate = last !== undefined && secs > 0 ? Math.max(0, (now.height - last.height) / secs) : 0
@@ -165,7 +130,7 @@ export function startNotifier (kernel: Kernel, logger: Logger, intervalMs: numbe
   }, intervalMs)
   timer.unref()
   // the miner logs its own blocks ("mined block"), and a sync reports progress lines instead
-  const own = service(kernel, 'miner')?.status().miner_address
+  const own = last?.ownMinerAddress
   kernel.hooks.blockConnected.tap('notifier', ({ block, syncing }) => {
     if (syncing || block.miner === own) return
     logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, miner: block.miner.slice(0, 12) }, 'imported block')

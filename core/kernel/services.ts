@@ -89,6 +89,14 @@ export interface PeerInfo {
   version: string
   best_height: number
   connected_at: number
+  /** who dialed: `outbound` this node, `inbound` the peer (absent where unknown) */
+  direction?: 'inbound' | 'outbound'
+}
+
+/** bytes this node's p2p connections moved since it started (all protocols, as on the wire) */
+export interface PeerTraffic {
+  bytesIn: number
+  bytesOut: number
 }
 
 export type SyncState = 'idle' | 'syncing' | 'synced'
@@ -96,6 +104,17 @@ export type SyncState = 'idle' | 'syncing' | 'synced'
 export interface PeerService {
   peers(): PeerInfo[]
   syncState(): SyncState
+  /** the multiaddrs this node listens on (for the startup summary) */
+  listenAddresses?(): string[]
+  /** totals for the operator's metrics (absent where the transport does not count them) */
+  traffic?(): PeerTraffic
+}
+
+/** The signature verify pool as the operator sees it (consensus provides it). */
+export interface VerifyPoolStats {
+  readonly threads: number
+  /** jobs posted to the pool's threads and not yet answered */
+  queueLength(): number
 }
 
 export interface NameDirectory {
@@ -128,6 +147,7 @@ export interface Services {
   // chain
   chain: ChainService
   mempool: MempoolService
+  verifyPool: VerifyPoolStats
   // mining and entropy
   entropy: EntropyProvider
   miner: MinerService

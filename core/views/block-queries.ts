@@ -2,16 +2,16 @@
 // and one block's detail by main-chain height or hash.
 import type { ViewContext } from './context.ts'
 import { blockDetail, summaryOfMeta } from './block-view.ts'
-import type { BlockDetail, BlockSummary } from './block-view.ts'
+import type { BlockDetail, ListedBlock } from './block-view.ts'
 import { pagination } from './pagination.ts'
 import type { PageRequest, Pagination } from './pagination.ts'
 
-export interface BlockPage { blocks: BlockSummary[]; pagination: Pagination }
+export interface BlockPage { blocks: ListedBlock[]; pagination: Pagination }
 
 /** offset 0 is the tip; heights walk down from there */
 export function listBlocks (ctx: ViewContext, page: PageRequest): BlockPage {
   const total = ctx.chain.tip().height + 1
-  const blocks: BlockSummary[] = []
+  const blocks: ListedBlock[] = []
   for (let height = total - 1 - page.offset; height >= 0 && blocks.length < page.limit; height--) {
     const hash = ctx.chain.hashAtHeight(height)
     const meta = hash === undefined ? undefined : ctx.chain.getBlockMeta(hash)

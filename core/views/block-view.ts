@@ -2,6 +2,8 @@
 // be built from the stored block meta alone, so block lists never parse whole blocks.
 import type { Block, QuantumSignature } from '../chain/types.ts'
 import { attestationFacts } from '../chain/attestation.ts'
+import { entropyEvidenceOf } from '../chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../chain/entropy-evidence.ts'
 import type { BlockMeta } from '../chain/keys.ts'
 import { decodeTx } from './tx-view.ts'
 import type { DecodedTx } from './tx-view.ts'
@@ -15,11 +17,19 @@ export interface BlockSummary {
   tx_count: number
   miner: string
   difficulty: number
-  /** a main-chain block passed attestation validation; only genesis carries none */
+  /** a main-chain block passed attestation validation; only genesis carries none (SPEC 2.4:
+   *  true says the envelope passed the chain's rules, not what they prove: entropy_evidence does) */
   quantum_verified: boolean
 }
 
-export interface BlockDetail extends BlockSummary {
+/** a block in the explorer's and dashboard's lists: the summary and what its attestation
+ *  proves (docs/entropy.md; null where the block meta predates it). The stream's block event
+ *  stays the bare summary SPEC 6 fixes. */
+export interface ListedBlock extends BlockSummary {
+  entropy_evidence: EntropyEvidence | null
+}
+
+export interface BlockDetail extends ListedBlock {
   merkle_root: string
   nonce: number
   qrng_attestation_present: boolean
@@ -33,7 +43,7 @@ export interface BlockDetail extends BlockSummary {
   transactions: DecodedTx[]
 }
 
-export function summaryOfMeta (meta: BlockMeta): BlockSummary {
+export function summaryOfMeta (meta: BlockMeta): ListedBlock {
   return {
     height: meta.height,
     hash: meta.hash,
@@ -43,7 +53,8 @@ export function summaryOfMeta (meta: BlockMeta): BlockSummary {
     miner: meta.miner,
     difficulty: meta.difficulty,
     // the chain connects no block past genesis without a verified attestation
-    quantum_verified: meta.height > 0
+    quantum_verified: meta.height > 0,
+    entropy_evidence: meta.height === 0 ? 'genesis' : meta.entropy_evidence ?? null
   }
 }
 
@@ -64,6 +75,7 @@ export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
   const attestation = block.quantum_signature?.qrng_attestation
   return {
     ...summaryOfBlock(block),
+    entropy_evidence: entropyEvidenceOf(block.quantum_signature),
     merkle_root: block.merkle_root,
     nonce: block.nonce,
     qrng_attestation_present: attestation !== undefined && attestation !== null,

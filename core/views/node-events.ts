@@ -3,7 +3,7 @@
 // built from the hooks no public surface shows: refused and mined blocks, reorgs, peers coming
 // and going, transactions dropped from the mempool, the entropy provider's reachability and the
 // node's own start and stop. Holds peer addresses: node-local surfaces only.
-import type { Hooks } from '../kernel/hooks.ts'
+import type { HookCatalogue } from '../kernel/hooks.ts'
 
 export const NODE_EVENT_TYPES = [
   'node_started', 'node_stopping', 'block_rejected', 'block_mined', 'reorg',
@@ -35,7 +35,7 @@ const MAX_REASON_CHARS = 512
  * Taps every hook a node event comes from under `tapName` and hands each event to `onEvent`.
  * A transaction leaving the mempool because it was confirmed is not an event (the block is).
  */
-export function tapNodeEvents (hooks: Hooks, tapName: string, onEvent: (event: NodeEventDraft) => void, now: () => number = () => Date.now() / 1000): void {
+export function tapNodeEvents (hooks: HookCatalogue, tapName: string, onEvent: (event: NodeEventDraft) => void, now: () => number = () => Date.now() / 1000): void {
   hooks.started.tap(tapName, () => { onEvent({ type: 'node_started', at: now() }) })
   hooks.stopping.tap(tapName, () => { onEvent({ type: 'node_stopping', at: now() }) })
   hooks.blockRejected.tap(tapName, ({ hash, code, reason, origin }) => {

@@ -52,8 +52,16 @@ const blockSummaryProperties = {
   quantum_verified: bool
 } as const
 const blockSummaryRequired = Object.keys(blockSummaryProperties)
+/** what the attestation proves (core/chain/entropy-evidence.ts); null where the node did not record it */
+const entropyEvidenceProperty = {
+  entropy_evidence: {
+    type: ['string', 'null'],
+    enum: ['beacon-verified', 'signed-unverifiable', 'no-evidence', 'genesis', null],
+    description: 'what the attestation proves (docs/entropy.md): beacon-verified, signed-unverifiable, no-evidence or genesis; null for a block stored before it was recorded'
+  }
+} as const
 
-export const blockSummarySchema = { type: 'object', required: blockSummaryRequired, properties: blockSummaryProperties } as const
+export const blockSummarySchema = { type: 'object', required: blockSummaryRequired, properties: { ...blockSummaryProperties, ...entropyEvidenceProperty } } as const
 
 export const blockPageSchema = {
   type: 'object',
@@ -117,6 +125,7 @@ export const blockDetailSchema = {
   required: [...blockSummaryRequired, 'merkle_root', 'nonce', 'qrng_attestation_present', 'quantum_signature', 'entropy_verifiable', 'beacon_rounds', 'transactions'],
   properties: {
     ...blockSummaryProperties,
+    ...entropyEvidenceProperty,
     merkle_root: str,
     nonce: int,
     qrng_attestation_present: bool,

@@ -29,6 +29,7 @@ export interface BlockStatsConfig {
 export default definePlugin<BlockStatsConfig>({
   name: 'block-stats',
   description: 'counts connected blocks, transactions and reorgs (example plugin package)',
+  apiVersion: '1.0',
   provides: ['blockStats'],
   needs: ['chain', 'publicHttp'],
   configSchema: {

@@ -2,6 +2,9 @@
 // State lives in the `accounts` service (core/accounts) that the messenger provides.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import path from 'node:path'
+import { serverUrl } from '../../core/kernel/http-service.ts'
+import { CREDENTIALS_FILE } from './credentials.ts'
 import { resolveAdminCredentials } from './credentials.ts'
 import { adminAuthError, checkBasic } from './basic-auth.ts'
 import { registerAdminRoutes } from './routes.ts'
@@ -17,6 +20,7 @@ interface AdminConfig {
 export default definePlugin<AdminConfig>({
   name: 'admin',
   description: 'admin API and UI: approve, block, unblock, invites, API tokens (HTTP Basic)',
+  apiVersion: '1.0',
   provides: [],
   needs: ['accounts', 'chain', 'http', 'publicHttp'],
   optional: ['faucet'],
@@ -32,6 +36,14 @@ export default definePlugin<AdminConfig>({
       }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    const fromEnv = (view.env.LEDGER_ADMIN_PASSWORD ?? '').length > 0
+    return [
+      ...(pub === undefined ? [] : [{ key: 'admin', label: 'admin', value: `${pub}/admin`, order: 110 }]),
+      { key: 'adminCredentials', label: 'admin login', value: fromEnv ? 'from LEDGER_ADMIN_USER / LEDGER_ADMIN_PASSWORD' : path.join(view.dataDir, CREDENTIALS_FILE), order: 900, top: true }
+    ]
   },
   async register (ctx) {
     const creds = resolveAdminCredentials(ctx.node.dataDir, process.env, ctx.logger)

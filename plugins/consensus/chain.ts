@@ -1,5 +1,6 @@
 // Block processing, fork choice by cumulative work, and reorgs. Every block that connects is
 // one atomic RocksDB batch: state, indexes, receipts, undo record, main-chain index and tip.
+import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
 import type { Logger } from 'pino'
 import type { KvOp, KvStore } from '../../core/kernel/kv.ts'
 import { parseJson, jsonValue } from '../../core/kernel/kv.ts'
@@ -112,7 +113,8 @@ const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockM
   tx_count: block.transactions.length,
   miner: block.miner,
   work: work.toString(),
-  status
+  status,
+  entropy_evidence: entropyEvidenceOf(block.quantum_signature)
 })
 
 export class Chain implements ChainService {
@@ -697,6 +699,7 @@ export class Chain implements ChainService {
    */
   async #connect (block: Block, work: bigint, origin: BlockOrigin, reorg: boolean, started: Started = {}): Promise<AppliedBlock> {
     const { encoded, deferredChecks } = started
+    const connectStart = performance.now()
     const pre = started.preverified ?? this.#preverify(block)
     const meta = metaOf(block, work, 'main')
     // nothing is written between the read ahead and this apply (blocks connect one at a time)
@@ -734,14 +737,14 @@ export class Chain implements ChainService {
     }
     await this.#write(result.ops)
     this.#tip = meta
-    this.#announce(block, result.applied, reorg)
+    this.#announce(block, result.applied, reorg, (performance.now() - connectStart) / 1000)
     return result.applied
   }
 
-  #announce (block: Block, applied: AppliedBlock, reorg: boolean): void {
+  #announce (block: Block, applied: AppliedBlock, reorg: boolean, connectSeconds: number): void {
     const ref = { height: block.height, hash: block.hash }
     const receipts = applied.receipts.map((r) => ({ tx_id: r.tx_id, receipt: r.receipt }))
-    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.#syncing })
+    this.#hooks.blockConnected.call({ block, receipts, reorg, syncing: this.#syncing, connectSeconds })
     block.transactions.forEach((tx, index) => {
       this.#hooks.txConfirmed.call({ tx, block: ref, index })
       if (typeof tx.data?.memo === 'string') this.#hooks.messageSeen.call({ tx, status: 'confirmed', block: ref })

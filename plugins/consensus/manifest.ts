@@ -20,7 +20,8 @@ interface ChainPluginConfig {
 export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
-  provides: ['chain', 'mempool'],
+  apiVersion: '1.0',
+  provides: ['chain', 'mempool', 'verifyPool'],
   needs: ['chainDb'],
   configSchema: {
     properties: {
@@ -32,17 +33,22 @@ export default definePlugin<ChainPluginConfig>({
     },
     additionalProperties: false
   },
+  status: (view) => {
+    const chain = view.service('chain')
+    return chain === undefined ? {} : { height: chain.tip().height, mempool: view.service('mempool')?.size ?? 0 }
+  },
   async register (ctx) {
     const cores = ctx.resolve('cores')
     const executor = await createContractExecutor(cores.vm, cores)
     const signatureVerifier = new SignatureVerifyPool({ core: cores.selection.mldsa, bls: cores.selection.bls, sha3: cores.selection.sha3, threads: ctx.config.verifyThreads ?? undefined })
     ctx.onClose(() => signatureVerifier.close())
     signatureVerifier.warm()
+    ctx.provide('verifyPool', signatureVerifier)
     let mempool: Mempool | undefined
     const chain = new Chain({
       db: ctx.resolve('chainDb'),
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       executor,
       cores,
@@ -53,7 +59,7 @@ export default definePlugin<ChainPluginConfig>({
     mempool = new Mempool({
       chain,
       params: ctx.params,
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       capacity: ctx.config.mempoolCapacity,
       maxBytes: ctx.config.mempoolMaxBytes,
       perSenderLimit: ctx.config.perSenderLimit,

@@ -10,7 +10,7 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkTxFormat, checkTxSignature } from '../../core/chain/tx-rules.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
-import { TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { TxError, TxErrorCode, TxPolicyError } from '../../core/chain/errors.ts'
 import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
 import { inBlockBytes, txSize } from '../../core/chain/block-size.ts'
 import { declaredGas } from '../../core/chain/tx-rules.ts'
@@ -114,6 +114,9 @@ export class Mempool implements MempoolService {
     // the key a pending predecessor carries will be on chain before this one is applied
     const carried = account.publicKey === null ? pending.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
     checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried }, this.#opts.cores)
+    // the node's policy plugins last: they judge a transaction the rules admit
+    const refusal = this.#opts.hooks.txAdmission.call(tx)
+    if (refusal !== undefined && refusal !== null) throw new TxPolicyError(refusal.code, refusal.reason)
 
     const entry: Entry = { tx, amount, fee, addedAt: now, bytes: txSize(tx) }
     this.#makeRoom(entry)

@@ -3,12 +3,17 @@
 // Provides its server as `dashboardHttp` so other plugins can add operator routes.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import path from 'node:path'
+import { serverUrl } from '../../core/kernel/http-service.ts'
+import { flags } from './commands.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
-import { loadOrCreateApiKey } from './api-key.ts'
+import { API_KEY_FILE, loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
 import { NodeEventLog, tapNodeEvents } from '../../core/views/node-events.ts'
 import { EVENT_LOG_SIZE } from './routes/events-route.ts'
+import { HISTORY_SAMPLES, Ring, TIMED_BLOCKS, timingOf } from './history.ts'
+import type { BlockTiming, HistorySample } from './history.ts'
 
 declare module '../../core/kernel/services.ts' {
   interface Services {
@@ -27,23 +32,42 @@ interface DashboardConfig {
   /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
    *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
   allowedHosts: string[]
+  /** seconds between the samples of hash rate, mempool and peers the page charts */
+  sampleSeconds: number
 }
 
 export default definePlugin<DashboardConfig>({
   name: 'dashboard',
   description: 'node-local operator dashboard and Prometheus metrics',
+  apiVersion: '1.0',
   provides: ['dashboardHttp'],
   needs: ['chain', 'mempool', 'wallets', 'http', 'node'],
-  optional: ['names', 'miner', 'entropy', 'peers'],
+  optional: ['names', 'miner', 'entropy', 'peers', 'verifyPool', 'chainDb', 'adminDb'],
   configSchema: {
     properties: {
       host: { type: 'string', minLength: 1, default: '127.0.0.1' },
       port: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
       requireAuth: { type: 'boolean' },
       require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' },
-      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] }
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] },
+      sampleSeconds: { type: 'number', minimum: 0.1, maximum: 3600, default: 5 }
     },
     additionalProperties: false
+  },
+  flags,
+  summary: (view) => {
+    const dash = serverUrl(view.service('dashboardHttp'))
+    const keyFromEnv = (view.env.LEDGER_API_KEY ?? '').trim().length > 0
+    return [
+      ...(dash === undefined
+        ? []
+        : [
+            { key: 'dashboard', label: 'dashboard', value: `${dash}/`, order: 150 },
+            { key: 'dashboardApi', label: 'dash. API', value: `${dash}/api`, order: 160 },
+            { key: 'metrics', label: 'metrics', value: `${dash}/metrics`, order: 170 }
+          ]),
+      { key: 'apiKey', label: 'API key', value: keyFromEnv ? 'from LEDGER_API_KEY' : path.join(view.dataDir, API_KEY_FILE), order: 910, top: true }
+    ]
   },
   async register (ctx) {
     const { requireAuth: camel, require_auth: snake } = ctx.config
@@ -58,6 +82,22 @@ export default definePlugin<DashboardConfig>({
     // the page's recent-events feed: recorded from boot, whoever is looking
     const events = new NodeEventLog(EVENT_LOG_SIZE)
     tapNodeEvents(ctx.hooks, 'dashboard', (event) => { events.push(event) })
+
+    // the page's charts: blocks as this node connected them, and samples of what has no history
+    const timings = new Ring<BlockTiming>(TIMED_BLOCKS)
+    ctx.hooks.blockConnected.tap('dashboard:history', (event) => { timings.push(timingOf(event, Date.now() / 1000)) })
+    const samples = new Ring<HistorySample>(HISTORY_SAMPLES)
+    const mempool = ctx.resolve('mempool')
+    const sample = (): void => {
+      const miner = ctx.tryResolve('miner')?.status()
+      samples.push({
+        at: Date.now() / 1000,
+        hash_rate: miner?.running === true ? miner.hash_rate : 0,
+        mempool_size: mempool.size,
+        mempool_bytes: mempool.bytes,
+        peer_count: ctx.tryResolve('peers')?.peers().length ?? 0
+      })
+    }
 
     const http = ctx.resolve('http')
     const app = await buildDashboardServer({
@@ -81,14 +121,31 @@ export default definePlugin<DashboardConfig>({
       nodeId: ctx.resolve('wallets').nodeWallet().address,
       apiKey: apiKey.key,
       requireAuth,
-      events
+      events,
+      operatorMetrics: {
+        hooks: ctx.hooks,
+        mempool,
+        minFeeCoin: ctx.params.minFeeCoin,
+        peers: () => ctx.tryResolve('peers'),
+        miner: () => ctx.tryResolve('miner'),
+        verifyPool: () => ctx.tryResolve('verifyPool'),
+        stores: () => [{ db: 'chain', store: ctx.tryResolve('chainDb') }, { db: 'admin', store: ctx.tryResolve('adminDb') }]
+      },
+      history: { sampleSeconds: ctx.config.sampleSeconds, samples, blocks: timings }
     })
     http.installHostCheck(app, { bindHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts })
     ctx.provide('dashboardHttp', app)
+    let sampler: NodeJS.Timeout | undefined
     ctx.onStart(async () => {
       const address = await app.listen({ host: ctx.config.host, port: ctx.config.port })
       ctx.logger.info({ address, requireAuth }, 'dashboard listening')
+      sample()
+      sampler = setInterval(sample, ctx.config.sampleSeconds * 1000)
+      sampler.unref()
     })
-    ctx.onClose(async () => { await app.close() })
+    ctx.onClose(async () => {
+      clearInterval(sampler)
+      await app.close()
+    })
   }
 })

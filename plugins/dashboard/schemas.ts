@@ -96,6 +96,11 @@ export const qrngSchema = obj({
   pool_available_bytes: int,
   source: nullableStr,
   reason: nullableStr,
+  evidence: {
+    type: ['string', 'null'],
+    enum: ['beacon-verified', 'no-evidence', null],
+    description: 'what backs the bytes the provider serves (docs/entropy.md): beacon rounds (beacon-verified) or nothing (no-evidence); null when it serves nothing'
+  },
   beacons: {
     type: 'array',
     description: 'every beacon the network trusts, with the key its rounds must verify under',
@@ -114,7 +119,7 @@ export const peersSchema = obj({
   sync_state: { type: 'string', enum: ['idle', 'syncing', 'synced'] },
   peers: {
     type: 'array',
-    items: obj({ peer_id: str, address: str, version: str, best_height: int, connected_at: ts })
+    items: obj({ peer_id: str, address: str, version: str, best_height: int, connected_at: ts, direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'who dialed' } }, ['direction'])
   }
 })
 
@@ -161,4 +166,26 @@ export const eventsSchema = obj({
     items: { ...obj({ id: int, type: str, at: ts }), additionalProperties: true }
   },
   last_id: int
+})
+
+export const historySchema = obj({
+  sample_seconds: { type: 'number', description: 'seconds between samples' },
+  samples: {
+    type: 'array',
+    description: 'oldest first, from the node\'s boot (at most an hour at the default period)',
+    items: obj({ at: ts, hash_rate: num, mempool_size: int, mempool_bytes: int, peer_count: int })
+  },
+  blocks: {
+    type: 'array',
+    description: 'the blocks this node connected since boot, oldest first (at most 300)',
+    items: obj({
+      height: int,
+      hash: str,
+      timestamp: ts,
+      connected_at: ts,
+      lag_seconds: { type: 'number', description: 'connected_at − timestamp: the miner\'s search after stamping, relay, validation and clock skew' },
+      connect_seconds: { type: ['number', 'null'], description: 'seconds the chain took to connect it' },
+      syncing: bool
+    })
+  }
 })

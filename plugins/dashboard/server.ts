@@ -18,6 +18,10 @@ import { registerSubmitRoute, SUBMIT_ROUTE } from './routes/submit-route.ts'
 import { DASHBOARD_PAGE_ROUTES, registerDashboardPage } from './page.ts'
 import { registerEventsRoute } from './routes/events-route.ts'
 import type { NodeEventLog } from '../../core/views/node-events.ts'
+import { registerOperatorMetrics } from './operator-metrics.ts'
+import type { OperatorMetricSources } from './operator-metrics.ts'
+import { registerHistoryRoute } from './routes/history-route.ts'
+import type { HistoryRouteDeps } from './routes/history-route.ts'
 
 export interface DashboardDeps {
   logger: Logger
@@ -31,12 +35,16 @@ export interface DashboardDeps {
   requireAuth: boolean
   /** the node events the manifest records from the hooks */
   events: NodeEventLog
+  /** what the metrics beyond SPEC's nine read (hooks and services) */
+  operatorMetrics: OperatorMetricSources
+  /** the samples and block timings the manifest records for the page's charts */
+  history: HistoryRouteDeps
 }
 
 export const DASHBOARD_ROUTES = [
   'GET /api/status', 'GET /api/node', 'GET /api/chain', 'GET /api/blocks', 'GET /api/block/{identifier}',
   'GET /api/tx/{tx_id}', 'GET /api/address/{address}', 'GET /api/account/{address}', 'GET /api/mempool', 'GET /api/mining', 'GET /api/qrng',
-  'GET /api/qrng/random', 'GET /api/peers', 'GET /api/events', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
+  'GET /api/qrng/random', 'GET /api/peers', 'GET /api/events', 'GET /api/history', 'GET /api/fee', 'GET /api/search', 'POST /api/tx/submit', 'GET /metrics'
 ] as const
 
 export async function buildDashboardServer (deps: DashboardDeps): Promise<FastifyInstance> {
@@ -57,6 +65,7 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
     synced: () => syncState(services) !== 'syncing',
     uptimeSeconds: () => Math.max(0, Date.now() / 1000 - node.startedAt)
   })
+  registerOperatorMetrics(metrics, deps.operatorMetrics)
 
   // the page is at /, the JSON index it replaced at /api
   app.get('/api', { schema: { hide: true } }, async () => ({ service: 'dashboard', page: '/', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
@@ -65,5 +74,6 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
   registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
   registerSubmitRoute(app, view.mempool)
   registerEventsRoute(app, deps.events)
+  registerHistoryRoute(app, deps.history)
   return app
 }

@@ -7,6 +7,8 @@ import { aggregatorId, beaconPin } from '../../config/entropy-sources.ts'
 import { beaconRoundTime } from '../../core/chain/attestation.ts'
 import type { BeaconEvidence } from '../../core/chain/types.ts'
 import { healthSnapshot, healthViolation } from '../../core/entropy/health.ts'
+import { servedEvidence } from '../../core/chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../../core/chain/entropy-evidence.ts'
 import type { HealthBounds } from '../../core/entropy/health.ts'
 import { EntropyPool } from './pool.ts'
 import { xorMix } from './mixer.ts'
@@ -81,6 +83,9 @@ export interface AggregatorHealth {
   device: string
   min_quorum: number
   sources: SourceState[]
+  /** what backs the bytes of the last fill (docs/entropy.md vocabulary): beacon rounds, or
+   *  nothing; null before the first fill */
+  evidence: EntropyEvidence | null
 }
 
 export interface RoundReport {
@@ -118,6 +123,8 @@ export class EntropyAggregator {
   #fills = 0
   #lastRoundAt = 0
   #round: Promise<RoundReport> | null = null
+  /** composition of the sources the last quorum round mixed (null until one met it, or after quorum was lost) */
+  #serving: string | null = null
   #roundWaiters: Array<() => void> = []
   #wake: (() => void) | null = null
   #demand = 0
@@ -281,7 +288,8 @@ export class EntropyAggregator {
       source: lf?.source ?? fallbackSource,
       device: this.#devices(lf === null ? this.sourceIds : lf.contributors),
       min_quorum: this.minQuorum,
-      sources: this.#sources.map(({ tracker }) => tracker.view(now))
+      sources: this.#sources.map(({ tracker }) => tracker.view(now)),
+      evidence: lf === null ? null : servedEvidence(Object.keys(lf.rounds).length)
     }
   }
 
@@ -359,6 +367,7 @@ export class EntropyAggregator {
         this.#o.logger.debug({ source, added, available: this.pool.available }, 'entropy pool refilled')
       }
       this.#setStatus('ok', null)
+      this.#noteServing(answered, Object.keys(failed).sort(), answers.filter((a) => a.round !== undefined).length)
     } else {
       const detail = Object.entries(failed).map(([id, why]) => `${id}: ${why}`).join('; ')
       this.#setStatus('below_quorum', `${answered.length} of ${this.#sources.length} sources answered, min_quorum is ${this.minQuorum} (${detail})`)
@@ -385,14 +394,31 @@ export class EntropyAggregator {
     return result
   }
 
+  /**
+   * Logs what is being served when that changes: the sources that answered (never the
+   * configured list, which may name a source that just failed) and what backs the bytes.
+   */
+  #noteServing (answered: string[], failed: string[], beaconRounds: number): void {
+    const serving = this.compositionId(answered)
+    if (serving === this.#serving) return
+    const first = this.#serving === null
+    this.#serving = serving
+    const evidence = servedEvidence(beaconRounds)
+    const fields = { serving, failed, evidence, minQuorum: this.minQuorum }
+    if (first) this.#o.logger.info(fields, `entropy quorum met: serving ${serving} (${evidence})`)
+    else this.#o.logger.info(fields, `entropy now serving ${serving} (${evidence})`)
+  }
+
   #setStatus (status: AggregatorStatus, reason: string | null): void {
     if (status === this.#status && reason === this.#reason) return
     const changed = status !== this.#status
     this.#status = status
     this.#reason = reason
     if (changed) {
-      if (status === 'below_quorum') this.#o.logger.warn({ reason }, 'entropy below quorum: not serving')
-      else if (status === 'ok') this.#o.logger.info({ sources: this.sourceIds, minQuorum: this.minQuorum }, 'entropy quorum met: serving')
+      if (status === 'below_quorum') {
+        this.#serving = null
+        this.#o.logger.warn({ reason }, 'entropy below quorum: not serving')
+      }
     }
     for (const l of this.#listeners) {
       // a listener's fault (e.g. a hook subscriber) must not stop the refill task

@@ -1,7 +1,8 @@
-// The entropy aggregator's command (manifest `commands`): `ledger entropy`, the aggregator
+// The entropy aggregator's command-line surface (manifest `commands` and `flags`): `ledger entropy`, the aggregator
 // alone behind the same REST contract. Kept apart from the manifest's implementation imports
 // so `ledger --help` loads only this file; the handler imports what it runs.
 import { defineCommand } from '../../core/kernel/plugin.ts'
+import type { PluginFlag } from '../../core/kernel/plugin.ts'
 import { UsageError } from '../../core/kernel/errors.ts'
 import type { NetworkName } from '../../core/chain/params.ts'
 
@@ -24,3 +25,9 @@ const entropyCommand = defineCommand<EntropyArgs>({
 })
 
 export const commands = [entropyCommand]
+
+/** `ledger run` options for the aggregator inside a node */
+export const flags: readonly PluginFlag[] = [
+  { name: 'entropy-port', key: 'port', port: true, option: { type: 'number', describe: 'built-in entropy aggregator port [default: 8420]' } },
+  { name: 'entropy-url', key: 'url', option: { type: 'string', describe: 'use an external entropy source (SPEC 4.6 REST) instead of the built-in aggregator' } }
+]

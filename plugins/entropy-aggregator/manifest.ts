@@ -4,7 +4,7 @@
 // client of that external source and serves nothing itself.
 import type { AddressInfo } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
-import { commands } from './commands.ts'
+import { commands, flags } from './commands.ts'
 import { configSchema, planSources, PLUGIN_NAME } from './config.ts'
 import type { EntropyAggregatorConfig } from './config.ts'
 import { createAggregator } from './factory.ts'
@@ -15,14 +15,20 @@ import { RemoteEntropyProvider } from './remote-provider.ts'
 export default definePlugin<EntropyAggregatorConfig>({
   name: PLUGIN_NAME,
   description: 'entropy aggregator: verified beacons XOR the self-hosted source, REST contract on the entropy port',
+  apiVersion: '1.0',
   provides: ['entropy'],
   needs: ['http'],
   commands,
   configSchema,
+  flags,
+  summary: (view) => {
+    const entropy = view.service('entropy')?.status()
+    return entropy !== undefined && entropy.port > 0 ? [{ key: 'entropy', label: 'entropy', value: `http://${entropy.host}:${entropy.port}/api/health`, order: 180 }] : []
+  },
   register (ctx) {
     const c = ctx.config
     if (c.url !== null) {
-      const remote = new RemoteEntropyProvider({ url: c.url, timeoutMs: c.fetchTimeoutMs, pollIntervalMs: c.probeIntervalMs, params: ctx.params, logger: ctx.logger, hooks: ctx.hooks })
+      const remote = new RemoteEntropyProvider({ url: c.url, timeoutMs: c.fetchTimeoutMs, pollIntervalMs: c.probeIntervalMs, params: ctx.params, logger: ctx.logger, hooks: ctx.ownedHooks })
       ctx.provide('entropy', remote)
       ctx.onStart(async () => {
         await remote.start()
@@ -36,7 +42,7 @@ export default definePlugin<EntropyAggregatorConfig>({
     const aggregator = createAggregator(plan, c, ctx.params, ctx.logger, ctx.resolve('cores').bls)
     const app = buildEntropyServer({ http: ctx.resolve('http'), aggregator, logger: ctx.logger, waitMs: c.requestWaitMs })
     let bound = { host: c.host, port: c.port }
-    const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.hooks })
+    const provider = new AggregatorEntropyProvider({ aggregator, waitMs: c.requestWaitMs, address: () => bound, hooks: ctx.ownedHooks })
     ctx.provide('entropy', provider)
 
     ctx.onStart(async () => {

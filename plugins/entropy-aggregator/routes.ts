@@ -14,7 +14,7 @@ export interface EntropyRoutesOptions {
 }
 
 /** The health body: the contract's fields, then ours (reason, min_quorum, per-source state). */
-export type EntropyHealthBody = EntropyHealthResponse & Pick<AggregatorHealth, 'min_quorum' | 'sources'> & { last_fill: AggregatorHealth['last_fill'] }
+export type EntropyHealthBody = EntropyHealthResponse & Pick<AggregatorHealth, 'min_quorum' | 'sources' | 'evidence'> & { last_fill: AggregatorHealth['last_fill'] }
 
 export function healthBody (h: AggregatorHealth): EntropyHealthBody {
   return {
@@ -26,7 +26,8 @@ export function healthBody (h: AggregatorHealth): EntropyHealthBody {
     device: h.device,
     reason: h.reason,
     min_quorum: h.min_quorum,
-    sources: h.sources
+    sources: h.sources,
+    evidence: h.evidence
   }
 }
 

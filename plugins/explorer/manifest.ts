@@ -1,6 +1,7 @@
 // Public explorer (SPEC 4.2): stats, blocks, transactions, addresses and receipts on the
 // public server, plus a web page at /explorer. Names come from the optional `names` service.
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import type { ViewContext } from '../../core/views/context.ts'
 import { registerExplorerRoutes } from './routes.ts'
@@ -18,6 +19,7 @@ interface ExplorerConfig {
 export default definePlugin<ExplorerConfig>({
   name: 'explorer',
   description: 'public chain explorer: API and web page',
+  apiVersion: '1.0',
   provides: [],
   needs: ['chain', 'mempool', 'http', 'publicHttp'],
   optional: ['names', 'contractAbis'],
@@ -27,6 +29,10 @@ export default definePlugin<ExplorerConfig>({
       txCacheBytes: { type: 'integer', minimum: 0, default: DEFAULT_CACHE.txBytes }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'explorer', label: 'explorer', value: `${pub}/explorer`, order: 120 }]
   },
   async register (ctx) {
     const view: ViewContext = {

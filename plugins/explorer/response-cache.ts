@@ -13,7 +13,7 @@
 import { BoundedCache } from '../../core/kernel/bounded-cache.ts'
 import crypto from 'node:crypto'
 import type { NameOf } from '../../core/views/names.ts'
-import type { Hooks } from '../../core/kernel/hooks.ts'
+import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import { tipFigures } from '../../core/views/chain-stats.ts'
 import type { TipFigures } from '../../core/views/chain-stats.ts'
 import type { ViewContext } from '../../core/views/context.ts'
@@ -63,7 +63,7 @@ export class ExplorerCache {
   }
 
   /** drops everything on each disconnect (and, belt and braces, on a reorg's end) */
-  follow (hooks: Pick<Hooks, 'blockConnected' | 'blockDisconnected' | 'reorg' | 'tipChanged'>): void {
+  follow (hooks: Pick<HookCatalogue, 'blockConnected' | 'blockDisconnected' | 'reorg' | 'tipChanged'>): void {
     // a request between a block's write and the tip moving could pair the old tip with the
     // new supply: every block event drops the figures
     const dropTip = (): void => { this.#tip = null }

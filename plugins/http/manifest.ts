@@ -9,6 +9,8 @@
 // registered on it for the plugins' per-client limits (item 8).
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
+import { flags } from './commands.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import { createHttpService } from './service.ts'
 
@@ -25,6 +27,7 @@ interface HttpConfig {
 export default definePlugin<HttpConfig>({
   name: 'http',
   description: 'public HTTP server: explorer, messenger, admin, playground, stream and web pages',
+  apiVersion: '1.0',
   provides: ['http', 'publicHttp'],
   needs: [],
   configSchema: {
@@ -41,6 +44,11 @@ export default definePlugin<HttpConfig>({
       allowedOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] }
     },
     additionalProperties: false
+  },
+  flags,
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'docs', label: 'API docs', value: `${pub}/docs`, order: 140 }]
   },
   async register (ctx) {
     const http = createHttpService()

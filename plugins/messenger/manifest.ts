@@ -2,6 +2,7 @@
 // Provides the admin state as the `accounts` service (the admin plugin needs it) and the
 // `names` directory (approved users' display names by address).
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
 import { AccountStore } from '../../core/accounts/store.ts'
 import { FAUCET_DRIP_COIN } from './faucet.ts'
 import { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
@@ -29,6 +30,7 @@ interface MessengerConfig {
 export default definePlugin<MessengerConfig>({
   name: 'messenger',
   description: 'signup, login, chat messages as signed zero-amount transfers, landing page',
+  apiVersion: '1.0',
   provides: ['accounts', 'names', 'faucet'],
   needs: ['adminDb', 'wallets', 'chain', 'mempool', 'http', 'publicHttp'],
   configSchema: {
@@ -48,6 +50,10 @@ export default definePlugin<MessengerConfig>({
       }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'chat', label: 'chat', value: `${pub}/`, order: 100 }]
   },
   async register (ctx) {
     const wallets = ctx.resolve('wallets')

@@ -2,6 +2,7 @@
 // search on worker threads (never on the HTTP event loop), halts when no source answers.
 import os from 'node:os'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { flags } from './commands.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
@@ -18,6 +19,7 @@ interface MinerConfig {
 export default definePlugin<MinerConfig>({
   name: 'miner',
   description: 'attested proof-of-work miner on worker threads',
+  apiVersion: '1.0',
   provides: ['miner'],
   needs: ['chain', 'mempool', 'entropy', 'wallets'],
   optional: ['peers'],
@@ -29,6 +31,11 @@ export default definePlugin<MinerConfig>({
       pace: { type: ['boolean', 'null'], default: null }
     },
     additionalProperties: false
+  },
+  flags,
+  status: (view) => {
+    const miner = view.service('miner')?.status()
+    return miner === undefined ? {} : { hashRate: miner.running ? miner.hash_rate : null, ownMinerAddress: miner.miner_address }
   },
   register (ctx) {
     const wallets = ctx.resolve('wallets')
@@ -49,7 +56,7 @@ export default definePlugin<MinerConfig>({
       chain: ctx.resolve('chain'),
       mempool: ctx.resolve('mempool'),
       entropy: ctx.resolve('entropy'),
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       pool,
       cores,

@@ -1,7 +1,7 @@
 // The libp2p stack of a ledger node: TCP, noise, yamux, identify and gossipsub, with a
 // connection gater that keeps banned peers out.
 import { createLibp2p } from 'libp2p'
-import type { Libp2p, PeerId, PrivateKey } from '@libp2p/interface'
+import type { Libp2p, Metrics, PeerId, PrivateKey } from '@libp2p/interface'
 import { tcp } from '@libp2p/tcp'
 import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
@@ -20,6 +20,8 @@ export interface Libp2pNodeOptions {
   listen: string[]
   maxConnections: number
   isBanned(peerId: string): boolean
+  /** libp2p's metrics component (the traffic meter), if any */
+  metrics?: Metrics
 }
 
 export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLibp2p> {
@@ -31,6 +33,7 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
     connectionEncrypters: [noise({ crypto: ledgerNoiseCrypto })],
     streamMuxers: [yamux()],
     connectionManager: { maxConnections: o.maxConnections },
+    ...(o.metrics === undefined ? {} : { metrics: () => o.metrics as Metrics }),
     // A node busy connecting a batch of blocks may answer a ping late; liveness is judged by
     // our own status requests instead, which drop a peer that stops answering.
     connectionMonitor: { abortConnectionOnPingFailure: false },

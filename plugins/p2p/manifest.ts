@@ -2,6 +2,7 @@
 // peer scoring and bans. Provides the `peers` service (peer list and sync state).
 import { isIP } from 'node:net'
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { flags } from './commands.ts'
 import { ConfigError } from '../../core/kernel/config.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import { P2p } from './p2p.ts'
@@ -13,6 +14,7 @@ type P2pConfig = Omit<P2pSettings, 'port'> & { port: number | null }
 export default definePlugin<P2pConfig>({
   name: 'p2p',
   description: 'peer-to-peer networking: gossip, header-first sync, peer scoring',
+  apiVersion: '1.0',
   provides: ['peers'],
   needs: ['chain'],
   optional: ['mempool'],
@@ -39,6 +41,14 @@ export default definePlugin<P2pConfig>({
     },
     additionalProperties: false
   },
+  flags,
+  summary: (view) => [{ key: 'p2p', label: 'p2p', value: view.service('peers')?.listenAddresses?.() ?? [], order: 190 }],
+  status: (view) => {
+    const peers = view.service('peers')
+    if (peers === undefined) return {}
+    const list = peers.peers()
+    return { peers: list.length, sync: peers.syncState(), target: list.reduce((m, p) => Math.max(m, p.best_height), 0) }
+  },
   register (ctx) {
     const c = ctx.config
     if (isIP(c.host) === 0) throw new ConfigError(`invalid config: "p2p.host" must be an IP address to listen on (got '${c.host}')`)
@@ -54,7 +64,7 @@ export default definePlugin<P2pConfig>({
       params: ctx.params,
       chain: ctx.resolve('chain'),
       mempool: ctx.tryResolve('mempool'),
-      hooks: ctx.hooks,
+      hooks: ctx.ownedHooks,
       logger: ctx.logger,
       dataDir: ctx.node.dataDir,
       powCore: ctx.resolve('cores').pow,

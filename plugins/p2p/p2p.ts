@@ -9,7 +9,8 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
-import type { PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
+import type { PeerInfo, PeerService, PeerTraffic, SyncState } from '../../core/kernel/services.ts'
+import { TrafficMeter } from './traffic-meter.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
 import type { LedgerLibp2p } from './libp2p-node.ts'
@@ -79,6 +80,7 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  readonly #traffic = new TrafficMeter()
 
   constructor (o: P2pOptions) {
     this.#o = o
@@ -98,6 +100,8 @@ export class P2p implements PeerService {
   // ---- PeerService
 
   peers (): PeerInfo[] { return this.table.list() }
+
+  traffic (): PeerTraffic { return this.#traffic.totals() }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
@@ -148,7 +152,8 @@ export class P2p implements PeerService {
         privateKey: identity.privateKey,
         listen: [`/${ip}/${o.host}/tcp/${o.port}`],
         maxConnections: o.maxPeers,
-        isBanned: (id) => this.misbehaviour.isBanned(id)
+        isBanned: (id) => this.misbehaviour.isBanned(id),
+        metrics: this.#traffic.libp2pMetrics()
       })
     } catch (err) {
       // libp2p reports a taken port as a generic listen failure; find the errno so the kernel
@@ -268,7 +273,7 @@ export class P2p implements PeerService {
       const conn = node.getConnections(peer).find((c) => c.status === 'open')
       if (conn === undefined || this.table.has(id)) return
       const address = hostPort(conn.remoteAddr)
-      this.table.add(id, address, remote, Date.now() / 1000)
+      this.table.add(id, address, remote, Date.now() / 1000, conn.direction)
       this.#syncer?.forget(id)
       this.#o.logger.info({ peer: id, address, version: remote.version, height: remote.best_height }, 'peer connected')
       this.#o.hooks.peerConnected.call({ peerId: id, address })

@@ -12,6 +12,8 @@ export interface PeerRecord {
   bestHeight: number
   bestHash: string
   bestWork: bigint
+  /** who dialed */
+  direction?: 'inbound' | 'outbound'
 }
 
 export class PeerTable {
@@ -22,8 +24,9 @@ export class PeerTable {
   get (peerId: string): PeerRecord | undefined { return this.#peers.get(peerId) }
   all (): PeerRecord[] { return [...this.#peers.values()] }
 
-  add (peerId: string, address: string, status: StatusMessage, connectedAt: number): PeerRecord {
+  add (peerId: string, address: string, status: StatusMessage, connectedAt: number, direction?: 'inbound' | 'outbound'): PeerRecord {
     const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n }
+    if (direction !== undefined) record.direction = direction
     this.#peers.set(peerId, record)
     this.noteStatus(peerId, status)
     return record
@@ -63,6 +66,13 @@ export class PeerTable {
 
   /** The SPEC 2.2 peer records. */
   list (): PeerInfo[] {
-    return this.all().map((r) => ({ peer_id: r.peerId, address: r.address, version: r.version, best_height: r.bestHeight, connected_at: r.connectedAt }))
+    return this.all().map((r) => ({
+      peer_id: r.peerId,
+      address: r.address,
+      version: r.version,
+      best_height: r.bestHeight,
+      connected_at: r.connectedAt,
+      ...(r.direction === undefined ? {} : { direction: r.direction })
+    }))
   }
 }

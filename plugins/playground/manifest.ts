@@ -3,6 +3,7 @@
 // calls are real signed transactions from the user's custodial wallet; the user comes from
 // the messenger's session cookie or an admin-issued API token of scope playground.
 import { definePlugin } from '../../core/kernel/plugin.ts'
+import { serverUrl } from '../../core/kernel/http-service.ts'
 import { rateRuleSchema } from '../../core/kernel/http-service.ts'
 import type { RateRule } from '../../core/kernel/http-service.ts'
 import { ContractStore } from './contract-store.ts'
@@ -17,6 +18,7 @@ interface PlaygroundConfig {
 export default definePlugin<PlaygroundConfig>({
   name: 'playground',
   description: 'contract playground: compile, deploy, call, receipts, examples, web page at /playground',
+  apiVersion: '1.0',
   provides: ['contractAbis'],
   needs: ['accounts', 'wallets', 'chain', 'mempool', 'adminDb', 'http', 'publicHttp'],
   configSchema: {
@@ -33,6 +35,10 @@ export default definePlugin<PlaygroundConfig>({
       }
     },
     additionalProperties: false
+  },
+  summary: (view) => {
+    const pub = serverUrl(view.service('publicHttp'))
+    return pub === undefined ? [] : [{ key: 'playground', label: 'playground', value: `${pub}/playground`, order: 130 }]
   },
   async register (ctx) {
     const http = ctx.resolve('http')

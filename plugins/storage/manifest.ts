@@ -9,6 +9,7 @@ import { ADMIN_DB_MEMORY, RocksStore } from './rocks-store.ts'
 export default definePlugin({
   name: 'storage',
   description: 'RocksDB chain and admin databases, wallet files',
+  apiVersion: '1.0',
   provides: ['chainDb', 'adminDb', 'wallets'],
   needs: [],
   commands,

@@ -2,7 +2,7 @@
 // batch survive a process kill, and `sync` additionally fsyncs it before resolving.
 import { mkdirSync } from 'node:fs'
 import { RocksLevel } from '@nxtedition/rocksdb'
-import type { KvOp, KvRange, KvStore } from '../../core/kernel/kv.ts'
+import type { KvOp, KvRange, KvSizeStats, KvStore } from '../../core/kernel/kv.ts'
 
 interface RawRange { gte?: Buffer; gt?: Buffer; lt?: Buffer; lte?: Buffer; reverse?: boolean; limit?: number }
 
@@ -115,6 +115,17 @@ export class RocksStore implements KvStore {
       blockCachePinned: n('rocksdb.block-cache-pinned-usage'),
       blockCacheCapacity: n('rocksdb.block-cache-capacity'),
       tableReaders: n('rocksdb.estimate-table-readers-mem')
+    }
+  }
+
+  /** RocksDB's size properties: cheap reads of counters it keeps, no file system walk */
+  sizeStats (): KvSizeStats {
+    const n = (property: string): number => Number(this.#db.getProperty(property))
+    return {
+      liveFilesBytes: n('rocksdb.live-sst-files-size'),
+      totalFilesBytes: n('rocksdb.total-sst-files-size'),
+      liveDataBytes: n('rocksdb.estimate-live-data-size'),
+      memtableBytes: n('rocksdb.cur-size-all-mem-tables')
     }
   }
 

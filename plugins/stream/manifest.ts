@@ -29,6 +29,7 @@ interface StreamConfig {
 export default definePlugin<StreamConfig>({
   name: 'stream',
   description: 'Server-Sent Events for blocks, transactions, receipts and chat messages',
+  apiVersion: '1.0',
   provides: [],
   needs: ['accounts', 'http', 'publicHttp'],
   optional: ['names', 'dashboardHttp'],

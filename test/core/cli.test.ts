@@ -3,11 +3,11 @@
 import t from 'tap'
 import path from 'node:path'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { buildCli, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
+import { buildCli, commandLine, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 
 async function run (argv: string[]): Promise<void> {
-  await buildCli(argv).exitProcess(false).parseAsync()
+  await buildCli(argv, await commandLine(argv)).exitProcess(false).parseAsync()
 }
 
 t.test('keygen --out refuses a missing parent directory unless --parents', async (t) => {
@@ -36,6 +36,27 @@ t.test('keygen --out refuses a missing parent directory unless --parents', async
 })
 
 t.test('--p2p-host reaches the p2p section', async (t) => {
-  t.same(flagOverrides({ 'p2p-host': '127.0.0.1', 'p2p-port': 4001 }), { p2p: { host: '127.0.0.1', port: 4001 } })
-  t.same(flagOverrides({}), {})
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ 'p2p-host': '127.0.0.1', 'p2p-port': 4001 }, flags), { p2p: { host: '127.0.0.1', port: 4001 } })
+  t.same(flagOverrides({}, flags), {})
+})
+
+t.test('the plugins\' flags set their sections as they did when the kernel named them', async (t) => {
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ host: '0.0.0.0', port: 1, 'dashboard-host': 'h', 'dashboard-port': 2, 'entropy-port': 3, 'entropy-url': 'http://e', peer: ['a:1'], mine: false, 'log-level': 'warn' }, flags), {
+    http: { host: '0.0.0.0', port: 1 },
+    dashboard: { host: 'h', port: 2 },
+    'entropy-aggregator': { port: 3, url: 'http://e' },
+    p2p: { peers: ['a:1'] },
+    miner: { enabled: false },
+    logLevel: 'warn'
+  })
+  t.same(flagOverrides({ mine: true, peer: [] }, flags), {}, '--mine and an empty --peer change nothing')
+  t.throws(() => flagOverrides({ 'dashboard-port': 70000 }, flags), new UsageError('--dashboard-port must be a port number 0-65535'))
+})
+
+t.test('every command of the tools and the built-in plugins, in the order the CLI names them', async (t) => {
+  const line = await commandLine([])
+  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
+  t.ok(line.commands.length >= 7)
 })

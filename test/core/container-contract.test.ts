@@ -29,7 +29,7 @@ async function bootError (plugins: Parameters<typeof startTestNode>[0]['plugins'
 t.test('tryResolve of a service the manifest does not declare fails loudly, as resolve does', async (t) => {
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
-  const peek = plugin(dir, 'peek', "export default { name: 'peek', description: '', provides: [], needs: [], register (c) { c.tryResolve('chain') } }\n")
+  const peek = plugin(dir, 'peek', "export default { name: 'peek', description: '', apiVersion: '1.0', provides: [], needs: [], register (c) { c.tryResolve('chain') } }\n")
   const err = await bootError(['storage', 'consensus', peek])
   t.type(err, PluginLoadError)
   t.equal(err.message, "plugin 'peek' tries to resolve 'chain' without declaring it in manifest.needs or manifest.optional")
@@ -37,7 +37,7 @@ t.test('tryResolve of a service the manifest does not declare fails loudly, as r
   // declared optional: allowed, and undefined when no plugin provides it
   const seen: unknown[] = []
   ;(globalThis as { __seen?: unknown[] }).__seen = seen
-  const polite = plugin(dir, 'polite', "export default { name: 'polite', description: '', provides: [], needs: [], optional: ['miner'], register (c) { globalThis.__seen.push(c.tryResolve('miner')) } }\n")
+  const polite = plugin(dir, 'polite', "export default { name: 'polite', description: '', apiVersion: '1.0', provides: [], needs: [], optional: ['miner'], register (c) { globalThis.__seen.push(c.tryResolve('miner')) } }\n")
   const node = await startTestNode({ plugins: [polite] })
   await node.stop()
   t.same(seen, [undefined])
@@ -46,9 +46,9 @@ t.test('tryResolve of a service the manifest does not declare fails loudly, as r
 t.test('no plugin gets the kernel: it is no service, declared or not', async (t) => {
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
-  const grab = plugin(dir, 'grab', "export default { name: 'grab', description: '', provides: [], needs: [], register (c) { c.resolve('kernel') } }\n")
+  const grab = plugin(dir, 'grab', "export default { name: 'grab', description: '', apiVersion: '1.0', provides: [], needs: [], register (c) { c.resolve('kernel') } }\n")
   t.match((await bootError([grab])).message, "plugin 'grab' resolves 'kernel' without declaring it")
-  const declared = plugin(dir, 'declared', "export default { name: 'declared', description: '', provides: [], needs: ['kernel'], register () {} }\n")
+  const declared = plugin(dir, 'declared', "export default { name: 'declared', description: '', apiVersion: '1.0', provides: [], needs: ['kernel'], register () {} }\n")
   t.equal((await bootError([declared])).message, "plugin 'declared' needs service 'kernel', which no enabled plugin provides")
 })
 
@@ -73,7 +73,7 @@ t.test('a factory service is one singleton built on first resolve and disposed o
   ;(globalThis as { __events?: string[] }).__events = events
   const counter = plugin(dir, 'counter', `
     let built = 0
-    export default { name: 'counter', description: '', provides: ['miner', 'peers'], needs: [],
+    export default { name: 'counter', description: '', apiVersion: '1.0', provides: ['miner', 'peers'], needs: [],
       register (c) {
         c.provideFactory('miner', () => { built++; globalThis.__events.push('build:miner:' + built); return { status: () => ({ built }) } }, { dispose: async () => { globalThis.__events.push('dispose:miner') } })
         // never resolved: never built, never disposed
@@ -92,7 +92,7 @@ t.test('a factory service is one singleton built on first resolve and disposed o
 t.test('a plugin cannot register a factory for a service it does not provide', async (t) => {
   const dir = tmpDir()
   t.teardown(() => cleanup(dir))
-  const liar = plugin(dir, 'liar', "export default { name: 'liar', description: '', provides: [], needs: [], register (c) { c.provideFactory('miner', () => ({})) } }\n")
+  const liar = plugin(dir, 'liar', "export default { name: 'liar', description: '', apiVersion: '1.0', provides: [], needs: [], register (c) { c.provideFactory('miner', () => ({})) } }\n")
   t.equal((await bootError([liar])).message, "plugin 'liar' provides 'miner' without declaring it in manifest.provides")
 })
 

@@ -51,17 +51,17 @@ t.test('plugin loader errors name the plugin and the problem', async (t) => {
   }
   err = await bootError([{ path: mk('noexport', 'export const x = 1\n') }])
   t.match(err.message, 'has no default-exported manifest')
-  err = await bootError([{ path: mk('liar', "export default { name: 'liar', description: '', provides: ['miner'], needs: [], register () {} }\n") }])
+  err = await bootError([{ path: mk('liar', "export default { name: 'liar', description: '', apiVersion: '1.0', provides: ['miner'], needs: [], register () {} }\n") }])
   t.match(err.message, "plugin 'liar' declared service 'miner' but did not provide it")
   err = await bootError([{ path: mk('broken', 'export default {{{\n') }])
   t.match(err.message, "plugin '")
   t.match(err.message, 'failed to load')
   err = await bootError([
-    { path: mk('a', "export default { name: 'a', description: '', provides: ['peers'], needs: ['miner'], register (c) { c.provide('peers', {}) } }\n") },
-    { path: mk('b', "export default { name: 'b', description: '', provides: ['miner'], needs: ['peers'], register (c) { c.provide('miner', {}) } }\n") }
+    { path: mk('a', "export default { name: 'a', description: '', apiVersion: '1.0', provides: ['peers'], needs: ['miner'], register (c) { c.provide('peers', {}) } }\n") },
+    { path: mk('b', "export default { name: 'b', description: '', apiVersion: '1.0', provides: ['miner'], needs: ['peers'], register (c) { c.provide('miner', {}) } }\n") }
   ])
   t.match(err.message, 'plugin dependency cycle')
-  err = await bootError([{ path: mk('sneaky', "export default { name: 'sneaky', description: '', provides: [], needs: [], register (c) { c.resolve('chain') } }\n") }])
+  err = await bootError([{ path: mk('sneaky', "export default { name: 'sneaky', description: '', apiVersion: '1.0', provides: [], needs: [], register (c) { c.resolve('chain') } }\n") }])
   t.match(err.message, "plugin 'sneaky' resolves 'chain' without declaring it in manifest.needs")
 })
 
@@ -94,7 +94,7 @@ t.test('plugins start in dependency order and close in reverse', async (t) => {
   g.__events = events
   const mk = (name: string, provides: string[], needs: string[]): string => {
     mkdirSync(path.join(dir, name), { recursive: true })
-    writeFileSync(path.join(dir, name, 'manifest.ts'), `export default { name: '${name}', description: '', provides: ${JSON.stringify(provides)}, needs: ${JSON.stringify(needs)},
+    writeFileSync(path.join(dir, name, 'manifest.ts'), `export default { name: '${name}', description: '', apiVersion: '1.0', provides: ${JSON.stringify(provides)}, needs: ${JSON.stringify(needs)},
       register (c) { globalThis.__events.push('register:${name}'); for (const p of ${JSON.stringify(provides)}) c.provide(p, {});
         c.onStart(() => { globalThis.__events.push('start:${name}') }); c.onClose(() => { globalThis.__events.push('close:${name}') }) } }\n`)
     return path.join(dir, name)

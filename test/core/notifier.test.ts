@@ -1,6 +1,6 @@
 // The terminal's status line and startup summary formatting (core/kernel/notifier.ts).
 import t from 'tap'
-import { formatHashRate, formatStatusLine, formatSummary } from '../../core/kernel/notifier.ts'
+import { formatHashRate, formatStatusLine, formatSummary, sample, summaryFromRows } from '../../core/kernel/notifier.ts'
 import { formatDuration } from '../../core/kernel/duration.ts'
 
 t.test('status line: idle, synced, syncing with progress, blocks/s and ETA', async (t) => {
@@ -21,14 +21,13 @@ t.test('units and durations', async (t) => {
 })
 
 t.test('summary: every URL present, absent ones left out', async (t) => {
-  const text = formatSummary({
-    network: 'devnet',
-    dataDir: '/d',
-    urls: { chat: 'http://h:1/', admin: 'http://h:1/admin', dashboard: 'http://h:2/', p2p: ['/ip4/127.0.0.1/tcp/3/p2p/X', '/ip4/10.0.0.1/tcp/3/p2p/X'] },
-    adminCredentials: '/d/admin_credentials.json',
-    apiKey: 'from LEDGER_API_KEY',
-    stop: 'Ctrl-C'
-  })
+  const rows = [
+    { key: 'apiKey', label: 'API key', value: 'from LEDGER_API_KEY', order: 910, top: true },
+    { key: 'p2p', label: 'p2p', value: ['/ip4/127.0.0.1/tcp/3/p2p/X', '/ip4/10.0.0.1/tcp/3/p2p/X'], order: 190 },
+    { key: 'chat', label: 'chat', value: 'http://h:1/', order: 100 },
+    { key: 'dashboard', label: 'dashboard', value: 'http://h:2/', order: 150 }
+  ].sort((a, b) => a.order - b.order)
+  const text = formatSummary('devnet', '/d', rows)
   const lines = text.split('\n')
   t.equal(lines[0], 'ledger node running on devnet')
   t.ok(lines.includes('  dashboard    http://h:2/'))
@@ -36,4 +35,18 @@ t.test('summary: every URL present, absent ones left out', async (t) => {
   t.ok(lines.includes('               /ip4/10.0.0.1/tcp/3/p2p/X'), 'further addresses indented under the first')
   t.ok(lines.includes('  API key      from LEDGER_API_KEY'))
   t.notOk(text.includes('explorer'), 'a plugin not loaded has no line')
+  t.equal(lines[1], '  data dir     /d')
+  t.equal(lines.at(-1), '  stop         Ctrl-C, or SIGTERM to this process (kill, systemd, docker stop)')
+  t.same(summaryFromRows('devnet', '/d', rows), {
+    network: 'devnet',
+    dataDir: '/d',
+    urls: { chat: 'http://h:1/', dashboard: 'http://h:2/', p2p: ['/ip4/127.0.0.1/tcp/3/p2p/X', '/ip4/10.0.0.1/tcp/3/p2p/X'] },
+    apiKey: 'from LEDGER_API_KEY',
+    stop: 'Ctrl-C, or SIGTERM to this process (kill, systemd, docker stop)'
+  }, 'JSON logs: URLs under urls, top rows beside them')
+})
+
+t.test('status parts merge; no height, no line', async (t) => {
+  t.equal(sample([{ peers: 2 }]), undefined)
+  t.same(sample([{ height: 5, mempool: 1 }, { hashRate: null, ownMinerAddress: 'm' }]), { height: 5, peers: 0, hashRate: null, mempool: 1, sync: 'idle', target: 0, ownMinerAddress: 'm' })
 })

@@ -14,7 +14,7 @@ const PLUGIN_CONTRACT = pathToFileURL(path.join(ROOT, 'core', 'kernel', 'plugin.
 
 /** a plugin manifest in JavaScript (Node strips no types under node_modules) */
 function manifestJs (name: string, extra = ''): string {
-  return `export default { name: '${name}', description: 'test', provides: [], needs: [], register () {} ${extra} }\n`
+  return `export default { name: '${name}', description: 'test', apiVersion: '1.0', provides: [], needs: [], register () {} ${extra} }\n`
 }
 
 function writePackage (dir: string, pkg: Record<string, unknown>, files: Record<string, string>): string {
@@ -59,10 +59,10 @@ t.test('entries by package name', async (t) => {
   writePackage(path.join(nm, 'ledger-plugin-gone'), { name: 'ledger-plugin-gone', exports: './missing.js' }, {})
   writePackage(path.join(nm, 'ledger-plugin-noexport'), { name: 'ledger-plugin-noexport', exports: './m.js' }, { 'm.js': 'export const x = 1\n' })
   // TypeScript copied into node_modules: Node does not strip it there
-  writePackage(path.join(nm, 'ledger-plugin-ts-copy'), { name: 'ledger-plugin-ts-copy', exports: './manifest.ts' }, { 'manifest.ts': "const n: string = 'ts-copy'\nexport default { name: n, description: '', provides: [], needs: [], register () {} }\n" })
+  writePackage(path.join(nm, 'ledger-plugin-ts-copy'), { name: 'ledger-plugin-ts-copy', exports: './manifest.ts' }, { 'manifest.ts': "const n: string = 'ts-copy'\nexport default { name: n, description: '', apiVersion: '1.0', provides: [], needs: [], register () {} }\n" })
   // TypeScript linked into node_modules (npm install <folder>): its real path is outside
   const linked = writePackage(path.join(dir, 'src', 'ts-linked'), { name: 'ledger-plugin-ts-linked', exports: { '.': './manifest.ts' } }, {
-    'manifest.ts': `import { definePlugin } from '${PLUGIN_CONTRACT}'\nexport default definePlugin({ name: 'ts-linked', description: '', provides: [], needs: [], register (): void {} })\n`
+    'manifest.ts': `import { definePlugin } from '${PLUGIN_CONTRACT}'\nexport default definePlugin({ name: 'ts-linked', description: '', apiVersion: '1.0', provides: [], needs: [], register (): void {} })\n`
   })
   symlinkSync(linked, path.join(nm, 'ledger-plugin-ts-linked'), 'dir')
   // the config file sits in a sub-folder: node_modules is found further up, as Node finds it
@@ -121,7 +121,7 @@ t.test('a node boots with a package plugin next to the built-ins, and its hooks 
   t.teardown(() => cleanup(dir))
   writePackage(path.join(dir, 'node_modules', 'ledger-plugin-tip-watch'), { name: 'ledger-plugin-tip-watch', exports: './manifest.js' }, {
     'manifest.js': `export default {
-  name: 'tip-watch', description: 'remembers the tip', provides: ['peers'], needs: ['chain'],
+  name: 'tip-watch', description: 'remembers the tip', apiVersion: '1.0', provides: ['peers'], needs: ['chain'],
   register (ctx) {
     const seen = []
     ctx.hooks.tipChanged.tap('tip-watch', (tip) => { seen.push(tip.height) })

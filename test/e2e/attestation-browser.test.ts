@@ -1,5 +1,5 @@
 // The explorer's block view re-verifies the attestation in headless chromium with the node's
-// own libraries served as ES modules: "verified in your browser" for a real block, and the
+// own libraries served as ES modules: "beacon-verified in your browser" for a real block, and the
 // failed rule named when the served envelope is altered on the way (intercepted response).
 import t from 'tap'
 import type { AddressInfo } from 'node:net'
@@ -31,8 +31,32 @@ t.test('the block view shows the attestation and verifies it in the browser', as
   t.equal(await page.textContent('#attestation-commitment'), env.commitment)
   t.match(await page.textContent('#attestation-health'), /^monobit 0\.\d{4}, Fano \d\.\d{4}, pool \d+ bytes$/)
   await page.waitForSelector('#attestation-badge[data-state="verified"]')
-  t.equal(await page.textContent('#attestation-badge'), 'verified in your browser')
+  t.equal(await page.textContent('#attestation-badge'), 'beacon-verified in your browser')
   t.match(await page.getAttribute('#attestation-badge', 'title'), /beacon-devnet round \d+ \(BLS\), derivation, commitment, health/)
+
+  t.equal(await page.textContent('#block-evidence [data-evidence]'), 'beacon-verified', 'the block says what its attestation proves')
+
+  // the list: every block labelled by what its attestation proves; only beacon evidence is green
+  await page.goto(`${base}/explorer#/`)
+  await page.waitForSelector('#blocks tr[data-height="2"]')
+  t.equal(await page.textContent('#blocks tr[data-height="2"] [data-evidence]'), 'beacon-verified')
+  t.match(await page.getAttribute('#blocks tr[data-height="2"] [data-evidence]', 'class'), /\bok\b/)
+  t.equal(await page.textContent('#blocks tr[data-height="0"] [data-evidence]'), 'genesis (no attestation)')
+  // testnet with no beacon reachable: blocks carry no evidence, and the badge says so (not green)
+  await page.route('**/api/explorer/blocks*', async (route) => {
+    const res = await route.fetch()
+    const body = await res.json() as { blocks: Array<{ height: number; entropy_evidence: string | null }> }
+    for (const b of body.blocks) if (b.height > 0) b.entropy_evidence = 'no-evidence'
+    await route.fulfill({ response: res, json: body })
+  })
+  await page.goto(`${base}/explorer#/blocks/0`)
+  await page.reload()
+  await page.waitForSelector('#blocks tr[data-height="2"] [data-evidence="no-evidence"]')
+  t.equal(await page.textContent('#blocks tr[data-height="2"] [data-evidence]'), 'no evidence')
+  t.notMatch(await page.getAttribute('#blocks tr[data-height="2"] [data-evidence]', 'class'), /\bok\b/, 'no green badge without evidence')
+  t.match(await page.getAttribute('#blocks tr[data-height="2"] [data-evidence]', 'title'), /nothing shows where the bytes came from/)
+  t.notOk((await page.textContent('#blocks') ?? '').includes('attested'), 'no "attested" badge')
+  await page.unroute('**/api/explorer/blocks*')
 
   // the same block, served with another round's signature (randomness kept consistent)
   const alter = async (edit: (b: BlockDetail) => void): Promise<string> => {

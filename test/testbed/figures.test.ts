@@ -15,7 +15,7 @@ function node (index: number, events: NodeEvent[], extra: Partial<NodeRecord> = 
 function block (height: number, ts: number, txids: string[] = []): ChainBlock {
   return { height, hash: hash(height), previous_hash: hash(height - 1), timestamp: ts, miner: 'm', txids }
 }
-const connected = (t: number, h: number, extra: { syncing?: boolean } = {}): NodeEvent => ({ t, type: 'block_connected', hash: hash(h), height: h, parent: hash(h - 1), miner: 'm', reorg: false, syncing: extra.syncing ?? false, txs: 0 })
+const connected = (t: number, h: number, extra: { syncing?: boolean } = {}): Extract<NodeEvent, { type: 'block_connected' }> => ({ t, type: 'block_connected', hash: hash(h), height: h, parent: hash(h - 1), miner: 'm', reorg: false, syncing: extra.syncing ?? false, txs: 0 })
 
 /** a line 0 - 1 - 2; node 0 mines blocks 1-3 at 20 s, 30 s, 40 s after the start (outside the start's grace) */
 function lineRecording (): Recording {

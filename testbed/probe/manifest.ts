@@ -9,6 +9,7 @@ interface ProbeConfig { port: number }
 
 export default definePlugin<ProbeConfig>({
   name: 'testbed-probe',
+  apiVersion: '1.0',
   description: 'test bed instrument: timing events of blocks and transactions, tx submission, chain listing',
   provides: [],
   needs: ['chain', 'mempool'],

@@ -1,7 +1,7 @@
 // Turns the node's hooks into timestamped NodeEvents (testbed/events.ts), bounded: a test bed
 // run is minutes long, and a node that somehow fires more than MAX_EVENTS keeps the first ones
 // and counts the rest (a figure computed from a cut record says so: `dropped`).
-import type { Hooks } from '../../core/kernel/hooks.ts'
+import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { NodeEvent } from '../events.ts'
 
 const MAX_EVENTS = 1_000_000
@@ -21,7 +21,7 @@ export class EventRecorder {
   }
 
   /** taps every hook a figure needs; only the first arrival of each block or tx is kept */
-  tap (hooks: Hooks, name: string): void {
+  tap (hooks: HookCatalogue, name: string): void {
     const now = (): number => Date.now()
     hooks.peerItemReceived.tap(name, (item) => {
       const seen = item.kind === 'block' ? this.#seenBlocks : this.#seenTxs

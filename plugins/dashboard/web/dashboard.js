@@ -4,15 +4,15 @@
 // tab's sessionStorage. Every API value reaches the page as text, never as HTML.
 import uPlot from '/dashboard/vendor/uplot/uPlot.esm.js'
 import { h } from '/common/dom.js'
+import { ENTROPY_EVIDENCE, evidenceBadge } from '/common/entropy-evidence.js'
 
 const $ = (id) => document.getElementById(id)
 const POLL_MS = 2000
 const CHART_BLOCKS = 300
-const SAMPLES = 300
 const KEY_ITEM = 'ledger-dashboard-api-key'
 const EVENTS_SHOWN = 50
 
-const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), samples: { t: [], hashrate: [], mempool: [] }, charts: {}, polling: false, events: [], lastEventId: 0 }
+const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), charts: {}, polling: false, events: [], lastEventId: 0 }
 
 class ApiError extends Error {
   constructor (status, body) {
@@ -64,58 +64,81 @@ const set = (id, text) => { $(id).textContent = text }
 
 // ---- charts
 
-function chart (id, label, color) {
-  const el = $(id)
-  const opts = {
-    width: Math.max(300, el.clientWidth || 400),
-    height: 200,
-    legend: { show: false },
-    scales: { x: { time: false } },
-    series: [{ label: 'x' }, { label, stroke: color, width: 1.5, points: { show: false } }],
-    axes: [{}, {}]
-  }
-  return new uPlot(opts, [[], []], el)
+// Axis labels are at most ~6 characters (1.2k, 3.4M) and each y axis is as wide as the widest
+// label it draws, measured in its own font: nothing is clipped, whatever the values.
+const AXIS_FONT = '12px system-ui, sans-serif'
+const TICK_AND_GAP = 10 + 5 + 4
+const measure = document.createElement('canvas').getContext('2d')
+measure.font = AXIS_FONT
+const trim = (x) => String(Number(x.toFixed(Math.abs(x) >= 100 ? 0 : Math.abs(x) >= 10 ? 1 : 2)))
+function compact (v) {
+  if (v === null || v === undefined) return ''
+  const a = Math.abs(v)
+  if (a >= 1e9) return `${trim(v / 1e9)}G`
+  if (a >= 1e6) return `${trim(v / 1e6)}M`
+  if (a >= 1e4) return `${trim(v / 1e3)}k`
+  return trim(v)
+}
+const labelWidth = (text) => measure.measureText(text).width
+
+const yAxis = {
+  font: AXIS_FONT,
+  values: (u, splits) => splits.map(compact),
+  size: (u, values) => values === null || values === undefined ? 40 : Math.ceil(Math.max(20, ...values.map(labelWidth))) + TICK_AND_GAP
 }
 
-function timeChart (id, label, color) {
+/** the y domain from the points themselves: 0 up to a little above the largest, never below the smallest */
+function yRange (u, min, max) {
+  if (min === null || max === null) return [0, 1]
+  const lo = Math.min(0, min)
+  const hi = max > lo ? max + (max - lo) * 0.08 : lo + 1
+  return [lo, hi]
+}
+
+function chart (id, label, color, { time = false } = {}) {
   const el = $(id)
-  return new uPlot({
-    width: Math.max(300, el.clientWidth || 400),
-    height: 200,
+  const u = new uPlot({
+    width: el.clientWidth || 300,
+    height: 180,
     legend: { show: false },
-    series: [{}, { label, stroke: color, width: 1.5, points: { show: false } }]
+    scales: { x: { time }, y: { range: yRange } },
+    series: [{ label: time ? 'time' : 'height' }, { label, stroke: color, width: 1.5, points: { show: false } }],
+    axes: [time ? { font: AXIS_FONT } : { font: AXIS_FONT, values: (u, splits) => splits.map(compact) }, yAxis]
   }, [[], []], el)
+  // the chart follows its box: the grid decides the width, never the chart
+  new ResizeObserver(() => { if (el.clientWidth > 0 && el.clientWidth !== u.width) u.setSize({ width: el.clientWidth, height: 180 }) }).observe(el)
+  return u
 }
 
+/** block intervals by height, never the genesis gap (block 1's parent time is the chain's birth, not a mining interval) */
 function drawBlockCharts () {
   const heights = [...state.blocks.keys()].sort((a, b) => a - b).slice(-CHART_BLOCKS)
   const xs = []
   const intervals = []
+  const dx = []
   const diffs = []
   for (const height of heights) {
     const b = state.blocks.get(height)
+    dx.push(height)
+    diffs.push(b.difficulty)
     const prev = state.blocks.get(height - 1)
-    if (prev === undefined) continue
+    if (prev === undefined || prev.height === 0) continue
     xs.push(height)
     intervals.push(b.timestamp - prev.timestamp)
-    diffs.push(b.difficulty)
   }
   state.charts.interval.setData([xs, intervals])
-  state.charts.difficulty.setData([xs, diffs])
+  state.charts.difficulty.setData([dx, diffs])
 }
 
-function drawSampleCharts () {
-  const s = state.samples
-  state.charts.hashrate.setData([s.t, s.hashrate])
-  state.charts.mempool.setData([s.t, s.mempool])
-}
-
-function sample (hash, mempool) {
-  const s = state.samples
-  s.t.push(Date.now() / 1000)
-  s.hashrate.push(hash)
-  s.mempool.push(mempool)
-  for (const series of [s.t, s.hashrate, s.mempool]) if (series.length > SAMPLES) series.shift()
+/** what the node sampled since it started, and when it connected each block */
+function drawHistoryCharts (history) {
+  const s = history.samples
+  const t = s.map((x) => x.at)
+  state.charts.hashrate.setData([t, s.map((x) => x.hash_rate)])
+  state.charts.mempool.setData([t, s.map((x) => x.mempool_size)])
+  state.charts.peers.setData([t, s.map((x) => x.peer_count)])
+  const live = history.blocks.filter((b) => !b.syncing)
+  state.charts.lag.setData([live.map((b) => b.height), live.map((b) => b.lag_seconds)])
 }
 
 // ---- rendering
@@ -127,15 +150,22 @@ function renderBlocks (blocks) {
     h('td', { title: new Date(b.timestamp * 1000).toISOString() }, ago(b.timestamp)),
     h('td', {}, b.tx_count),
     h('td', { class: 'hash', title: b.miner }, short(b.miner)),
-    h('td', {}, b.difficulty))))
+    h('td', {}, b.difficulty),
+    h('td', {}, evidenceCell(b.entropy_evidence)))))
+}
+
+function evidenceCell (code) {
+  const e = evidenceBadge(code)
+  return h('span', { class: code === 'beacon-verified' ? 'ok' : 'weak', title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
 }
 
 function renderPeers (p) {
   set('peer-count', String(p.peer_count))
   const rows = p.peers.map((x) => h('tr', {},
     h('td', { class: 'hash', title: x.peer_id }, short(x.peer_id, 16)),
-    h('td', {}, x.address), h('td', {}, x.version), h('td', {}, num(x.best_height)), h('td', {}, ago(x.connected_at))))
-  $('peers').replaceChildren(...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No peers connected.'))]))
+    h('td', {}, x.address), h('td', {}, x.direction === 'inbound' ? 'them' : x.direction === 'outbound' ? 'us' : '–'),
+    h('td', {}, x.version), h('td', {}, num(x.best_height)), h('td', {}, ago(x.connected_at))))
+  $('peers').replaceChildren(...(rows.length > 0 ? rows : [h('tr', {}, h('td', { colspan: 6, class: 'muted' }, 'No peers connected.'))]))
 }
 
 const EVENT_TITLES = {
@@ -184,7 +214,13 @@ async function refreshEvents () {
 function renderEntropy (q) {
   const rows = []
   for (const [k, v] of Object.entries(q)) {
-    if (v !== null && typeof v === 'object') {
+    if (k === 'beacons' && Array.isArray(v)) {
+      // one line per trusted beacon; the full key is in the title and in /api/qrng
+      const items = v.map((b) => h('li', { title: b.public_key }, `${b.id} · ${b.scheme} · every ${b.period}s · key ${short(b.public_key, 16)}`))
+      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, items.length === 0 ? 'none trusted' : h('ul', { class: 'beacons' }, ...items))))
+    } else if (k === 'evidence') {
+      rows.push(h('tr', {}, h('th', {}, k), h('td', {}, v === null ? 'serving nothing' : evidenceCell(v))))
+    } else if (v !== null && typeof v === 'object') {
       rows.push(h('tr', {}, h('th', {}, k), h('td', {}, h('pre', {}, JSON.stringify(v, null, 2)))))
     } else {
       rows.push(h('tr', {}, h('th', {}, k), h('td', {}, k.endsWith('_at') && typeof v === 'number' ? `${new Date(v * 1000).toISOString()} (${ago(v)})` : String(v))))
@@ -211,14 +247,15 @@ async function refresh () {
   set('t-target', `target ${chain.block_time_target}s`)
   set('t-mempool', num(mempool.pending_count))
   set('t-fee', `fee low ${fee.low_fee} · med ${fee.medium_fee} · high ${fee.high_fee}`)
-  set('t-entropy', qrng.reachable ? 'ok' : 'down')
+  // what is served and what backs it, in the one vocabulary (docs/entropy.md)
+  set('t-entropy', qrng.reachable ? (qrng.evidence === null ? 'ok' : ENTROPY_EVIDENCE[qrng.evidence]?.label ?? qrng.evidence) : 'down')
+  $('t-entropy').className = `value ${qrng.reachable && qrng.evidence === 'beacon-verified' ? 'ok' : qrng.reachable ? 'weak' : 'bad'}`
   set('t-pool', `${num(qrng.pool_available_bytes)} bytes · ${qrng.source ?? qrng.reason ?? ''}`)
   set('t-supply', num(chain.total_supply))
   set('t-uptime', `up ${Math.round(node.uptime_seconds)}s · ${node.version}`)
   renderPeers(peers)
   renderEntropy(qrng)
-  sample(mining.running ? mining.hash_rate : 0, mempool.pending_count)
-  drawSampleCharts()
+  drawHistoryCharts((await api('GET', '/api/history')).data)
   await refreshEvents()
   await refreshBlocks(chain.height)
 }
@@ -326,11 +363,15 @@ $('submit-form').addEventListener('submit', async (ev) => {
 })
 
 state.charts = {
-  interval: chart('c-interval', 'interval', '#3b6fd8'),
-  difficulty: chart('c-difficulty', 'difficulty', '#d8893b'),
-  hashrate: timeChart('c-hashrate', 'H/s', '#1b7f3b'),
-  mempool: timeChart('c-mempool', 'pending', '#8a3bd8')
+  interval: chart('c-interval', 'interval s', '#3b6fd8'),
+  lag: chart('c-lag', 'lag s', '#c2410c'),
+  hashrate: chart('c-hashrate', 'H/s', '#1b7f3b', { time: true }),
+  mempool: chart('c-mempool', 'pending', '#8a3bd8', { time: true }),
+  peers: chart('c-peers', 'peers', '#0e7490', { time: true }),
+  difficulty: chart('c-difficulty', 'difficulty', '#d8893b')
 }
+// for tests and the curious: the charts as uPlot objects
+window.ledgerDashboard = { charts: state.charts }
 if (state.key === null) $('key-form').hidden = true
 poll()
 setInterval(poll, POLL_MS)

@@ -3,6 +3,7 @@
 import { h, short, addressLink, txLink, blockLink, coin, when, badge, kindBadge, fields, table, pager } from './dom.js'
 import { verifyAttestation } from './attestation.js'
 import { decodeLog } from '/common/abi-words.js'
+import { evidenceBadge } from '/common/entropy-evidence.js'
 
 export class NotFound extends Error {}
 
@@ -27,13 +28,19 @@ export async function blocksView ({ offset = 0 }, nav, previous) {
     h('td', { class: 'tx-count' }, String(b.tx_count)),
     h('td', {}, addressLink(b.miner)),
     h('td', {}, String(b.difficulty)),
-    h('td', {}, b.quantum_verified ? badge('attested', 'ok') : badge('genesis'))))
+    h('td', {}, evidenceCell(b.entropy_evidence))))
   const node = h('section', { class: 'panel', id: 'blocks-panel' },
     h('h2', {}, offset === 0 ? 'Latest blocks' : 'Blocks'),
     table('blocks', ['Height', 'Hash', 'Time', 'Txs', 'Miner', 'Difficulty', 'Entropy'], rows),
     pager(data.pagination, (o) => nav(o === 0 ? '#/' : `#/blocks/${o}`)))
   node.heights = new Set(data.blocks.map((b) => b.height))
   return node
+}
+
+/** what the block's attestation proves, in the one vocabulary (docs/entropy.md) */
+function evidenceCell (code) {
+  const e = evidenceBadge(code)
+  return h('span', { class: `badge ${e.cls}`, title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
 }
 
 function txRow (tx) {
@@ -60,7 +67,8 @@ export async function blockView ({ height }, nav) {
       ['Difficulty', String(b.difficulty)],
       ['Nonce', String(b.nonce)],
       ['Merkle root', h('span', { class: 'mono' }, b.merkle_root)],
-      ['Entropy attestation', b.qrng_attestation_present ? `present (${b.qrng_source ?? 'unknown source'})` : 'none (genesis)']
+      ['Entropy attestation', b.qrng_attestation_present ? `present (${b.qrng_source ?? 'unknown source'})` : 'none (genesis)'],
+      ['Entropy evidence', h('span', {}, evidenceCell(b.entropy_evidence), ' ', h('span', { class: 'muted' }, evidenceBadge(b.entropy_evidence).proves)), 'block-evidence']
     ]),
     attestationPanel(b),
     h('div', { class: 'pager' },
@@ -75,7 +83,7 @@ function attestationPanel (b) {
   const env = b.quantum_signature?.qrng_attestation
   if (env === undefined || env === null) return null
   const status = h('span', { id: 'attestation-badge', class: 'badge', dataset: { state: 'verifying' } }, 'verifying in your browser…')
-  const rounds = b.beacon_rounds.length === 0 ? 'none (unverifiable: no beacon evidence)' : b.beacon_rounds.map((r) => `${r.source} #${r.round}`).join(', ')
+  const rounds = b.beacon_rounds.length === 0 ? `none: ${evidenceBadge(b.entropy_evidence).label}` : b.beacon_rounds.map((r) => `${r.source} #${r.round}`).join(', ')
   const panel = h('section', { class: 'panel', id: 'block-attestation' },
     h('h3', {}, 'Attestation'),
     fields([
@@ -89,8 +97,9 @@ function attestationPanel (b) {
     .then(({ beacons }) => verifyAttestation(b, beacons))
     .then((r) => {
       status.dataset.state = r.ok ? 'verified' : 'failed'
-      status.className = `badge ${r.ok ? 'ok' : 'failed'}`
-      status.textContent = r.ok ? (b.entropy_verifiable ? 'verified in your browser' : 'derivation verified in your browser (no beacon evidence)') : `not verified: ${r.failed}`
+      status.className = `badge ${!r.ok ? 'failed' : b.entropy_verifiable ? 'ok' : 'evidence-weak'}`
+      // what the browser proved: beacon signatures and derivation, or only the envelope's self-consistency
+      status.textContent = r.ok ? (b.entropy_verifiable ? 'beacon-verified in your browser' : `self-consistent in your browser; ${evidenceBadge(b.entropy_evidence).label}`) : `not verified: ${r.failed}`
       status.title = r.checked.join(', ')
     })
     .catch((err) => {

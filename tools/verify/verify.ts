@@ -3,13 +3,13 @@
 // nothing it serves: the network is recognised by its genesis block, the beacon keys are this
 // program's own registry pins, every block is checked by the validator's code (ChainVerifier).
 // Exit 0 only when every block holds; 1 when one does not; 2 when the node cannot be read.
-import { NETWORKS } from '../../../config/networks.ts'
-import type { NetworkParams } from '../../chain/params.ts'
-import type { Block } from '../../chain/types.ts'
-import { genesisBlock } from '../../chain/genesis.ts'
-import { ChainVerifier } from '../../chain/chain-verifier.ts'
-import { Cores } from '../../cores/cores.ts'
-import type { CoreSelection } from '../../cores/cores.ts'
+import { NETWORKS } from '../../config/networks.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
+import type { Block } from '../../core/chain/types.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { ChainVerifier } from '../../core/chain/chain-verifier.ts'
+import { Cores } from '../../core/cores/cores.ts'
+import type { CoreSelection } from '../../core/cores/cores.ts'
 
 export interface VerifyOptions {
   node: string
