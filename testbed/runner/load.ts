@@ -104,8 +104,10 @@ export class LoadGenerator {
     } else {
       const reason = (res.json.error ?? String(res.status)).replace(/\d+(\.\d+)?/g, 'N').slice(0, 80)
       this.stats.refused[reason] = (this.stats.refused[reason] ?? 0) + 1
-      // re-read this sender's next nonce from a node next time
+      // re-read this sender's next nonce from a node next time; a chain that has not seen the
+      // sender's key (the other side of a partition, a reorg) gets it with the next one
       this.#nonces.delete(from.address)
+      if (/public key/i.test(res.json.error ?? '')) this.#keyed.delete(from.address)
     }
   }
 
