@@ -3,6 +3,8 @@ import t from 'tap'
 import { computeFigures } from '../../testbed/figures/index.ts'
 import { healTimes } from '../../testbed/figures/convergence.ts'
 import { faultWindows } from '../../testbed/figures/faults.ts'
+import { htmlReport } from '../../testbed/report/html.ts'
+import { figuresTable } from '../../testbed/report/table.ts'
 import type { NodeRecord, Recording } from '../../testbed/figures/recording.ts'
 import type { ChainBlock, NodeEvent } from '../../testbed/events.ts'
 
@@ -110,4 +112,17 @@ t.test('fault windows: a partition until its heal, a kill until its restart, eac
     { t: 40_000, kind: 'restart', label: '', nodes: [2] }
   ], 100_000)
   t.same(w, [[10_000, 35_000], [30_000, 55_000], [40_000, 55_000]])
+})
+
+t.test('the report: a table of the figures and one self-contained page with three plots', async (t) => {
+  const rec = lineRecording()
+  const f = computeFigures(rec)
+  const table = figuresTable(f)
+  t.match(table, /block propagation to all nodes\s+p50 600 ms · p95 870 ms · max 900 ms \(n=3\)/)
+  t.match(table, /stale blocks\s+1 of 4 mined \(25\.0%\)/)
+  t.match(table, /1 LOST/)
+  const html = htmlReport(f, rec)
+  t.equal(html.match(/<svg /g)?.length, 3, 'three inline plots')
+  t.notMatch(html, /NaN|undefined|<script|src=|href="http/, 'no broken numbers, no script, nothing fetched')
+  t.match(html, /node 2: reorg of 1 at height 2/, 'the reorg is marked on the height plot')
 })

@@ -37,6 +37,7 @@ export function htmlReport (f: Figures, rec: Recording): string {
     title: 'Height of every node over time (circles: reorgs; dashed lines: steps)',
     xLabel: 'seconds since start',
     yLabel: 'height',
+    yFromZero: false,
     series: rec.nodes.map((n) => ({
       label: `node ${n.index}${n.miner ? ' (miner)' : ''}`,
       points: changes.filter((c) => c.node === n.index && c.t >= rec.start).map((c) => [secs(c.t), c.height] as [number, number]),
@@ -48,7 +49,7 @@ export function htmlReport (f: Figures, rec: Recording): string {
   })
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ledger testbed: ${esc(f.scenario)}</title>
-<style>body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}figure{margin:2em 0}figcaption{font-weight:bold;margin-bottom:.5em}.legend{font-size:12px}</style>
+<style>body{font-family:sans-serif;max-width:780px;margin:2em auto;color:#222}pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;font-size:12px}figure{margin:2em 0}figcaption{font-weight:bold;margin-bottom:.5em}.legend{font-size:12px}</style>
 </head><body>
 <h1>ledger testbed: ${esc(f.scenario)}</h1>
 <p>${rec.nodes.length} nodes, ${rec.links.length} links, started ${new Date(rec.start).toISOString()}. Steps: ${rec.marks.map((m) => esc(m.label)).join('; ')}.</p>

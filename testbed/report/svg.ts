@@ -11,13 +11,13 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939']
 
-export function plot (o: { title: string; xLabel: string; yLabel: string; series: Series[]; markers?: PlotMarker[]; dots?: Array<{ x: number; y: number; label: string }> }): string {
+export function plot (o: { title: string; xLabel: string; yLabel: string; series: Series[]; markers?: PlotMarker[]; dots?: Array<{ x: number; y: number; label: string }>; yFromZero?: boolean }): string {
   const all = o.series.flatMap((s) => s.points)
   if (all.length === 0) return `<figure><figcaption>${esc(o.title)}</figcaption><p>no data</p></figure>`
   const xs = all.map((p) => p[0])
   const ys = all.map((p) => p[1])
   const x0 = Math.min(...xs); const x1 = Math.max(...xs, x0 + 1e-9)
-  const y0 = Math.min(0, ...ys); const y1 = Math.max(...ys, y0 + 1e-9)
+  const y0 = o.yFromZero === false ? Math.min(...ys) : Math.min(0, ...ys); const y1 = Math.max(...ys, y0 + 1e-9)
   const sx = (x: number): number => PAD.l + (x - x0) / (x1 - x0) * (W - PAD.l - PAD.r)
   const sy = (y: number): number => H - PAD.b - (y - y0) / (y1 - y0) * (H - PAD.t - PAD.b)
   const path = (s: Series): string => {
