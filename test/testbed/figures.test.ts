@@ -126,3 +126,10 @@ t.test('the report: a table of the figures and one self-contained page with thre
   t.notMatch(html, /NaN|undefined|<script|src=|href="http/, 'no broken numbers, no script, nothing fetched')
   t.match(html, /node 2: reorg of 1 at height 2/, 'the reorg is marked on the height plot')
 })
+
+t.test('intervals split by phase at the steps', async (t) => {
+  const rec = { ...lineRecording(), marks: [{ t: T0, kind: 'start' as const, label: '' }, { t: T0 + 35_000, kind: 'mining' as const, label: '' }] }
+  // intervals end at +30 s (block 2) and +40 s (block 3)
+  t.same(computeFigures(rec).intervals.phases.map((p) => [p.label, p.n, p.meanSeconds]), [['start → mining', 1, 10], ['mining → end', 1, 10]])
+  t.same(computeFigures(lineRecording()).intervals.phases, [], 'no steps, no phases')
+})

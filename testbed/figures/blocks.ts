@@ -87,19 +87,42 @@ export function staleRate (rec: Recording): StaleFigures {
   return { mined: mined.length, onFinalChain: kept, stale: mined.length - kept, rate: mined.length === 0 ? null : (mined.length - kept) / mined.length }
 }
 
-export interface IntervalFigures { n: number; meanSeconds: number | null; sigmaSeconds: number | null; targetSeconds: number; samples: number[] }
+export interface IntervalPhase { fromSeconds: number; toSeconds: number; label: string; n: number; meanSeconds: number | null }
+
+export interface IntervalFigures {
+  n: number
+  meanSeconds: number | null
+  sigmaSeconds: number | null
+  targetSeconds: number
+  samples: number[]
+  /** the intervals between consecutive steps (partition, heal, kills, restarts, miner changes), by the later block's time */
+  phases: IntervalPhase[]
+}
+
+const PHASE_MARKS = new Set(['partition', 'heal', 'kill', 'restart', 'mining', 'links'])
 
 /** seconds between the header timestamps of consecutive final-chain blocks made during the run */
 export function intervals (rec: Recording): IntervalFigures {
   const samples: number[] = []
+  const at: number[] = []
   const startS = rec.start / 1000
   for (let i = 1; i < rec.finalChain.length; i++) {
     const prev = rec.finalChain[i - 1]
     const cur = rec.finalChain[i]
     if (prev === undefined || cur === undefined || prev.height === 0 || prev.timestamp < startS) continue
     samples.push(cur.timestamp - prev.timestamp)
+    at.push(cur.timestamp * 1000 - rec.start)
   }
-  return { n: samples.length, meanSeconds: mean(samples), sigmaSeconds: stddev(samples), targetSeconds: rec.targetSeconds, samples }
+  const cuts = rec.marks.filter((m) => PHASE_MARKS.has(m.kind)).sort((a, b) => a.t - b.t)
+  const bounds = [{ t: 0, label: 'start' }, ...cuts.map((m) => ({ t: m.t - rec.start, label: m.kind })), { t: Infinity, label: 'end' }]
+  const phases: IntervalPhase[] = []
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const from = bounds[i] as { t: number; label: string }
+    const to = bounds[i + 1] as { t: number; label: string }
+    const xs = samples.filter((_, j) => (at[j] as number) >= from.t && (at[j] as number) < to.t)
+    phases.push({ fromSeconds: from.t / 1000, toSeconds: Math.min(to.t, rec.end - rec.start) / 1000, label: `${from.label} → ${to.label}`, n: xs.length, meanSeconds: mean(xs) })
+  }
+  return { n: samples.length, meanSeconds: mean(samples), sigmaSeconds: stddev(samples), targetSeconds: rec.targetSeconds, samples, phases: cuts.length === 0 ? [] : phases }
 }
 
 export interface ReorgFigures { count: number; maxDepth: number; depths: Record<string, number> }

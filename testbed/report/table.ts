@@ -16,6 +16,7 @@ export function figuresTable (f: Figures): string {
     ...f.propagation.perHop.map((h) => `  at ${h.hops} hop${h.hops === 1 ? '' : 's'}                      ${sum(h.delay)}`),
     `stale blocks                     ${f.stale.stale} of ${f.stale.mined} mined (${pct(f.stale.rate)})`,
     `block interval                   mean ${sec(f.intervals.meanSeconds)} · σ ${sec(f.intervals.sigmaSeconds)} against a ${f.intervals.targetSeconds} s target (n=${f.intervals.n})`,
+    ...(f.intervals.phases.length > 0 ? [`  by phase                       ${f.intervals.phases.map((p) => `${p.fromSeconds.toFixed(0)}-${p.toSeconds.toFixed(0)} s ${sec(p.meanSeconds)} (n=${p.n})`).join(' · ')}`] : []),
     `reorgs                           ${f.reorgs.count}, deepest ${f.reorgs.maxDepth} (by depth: ${JSON.stringify(f.reorgs.depths)})`,
     `links bypassed                   ${f.nodes.reduce((s, n) => s + n.bypassConnections, 0)} peer connections to a node's own p2p port (must be 0)`,
     ...f.heals.map((h) => `one tip after heal               ${h.ms === null ? 'never' : ms(h.ms)}`),
