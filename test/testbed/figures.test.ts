@@ -133,3 +133,10 @@ t.test('intervals split by phase at the steps', async (t) => {
   t.same(computeFigures(rec).intervals.phases.map((p) => [p.label, p.n, p.meanSeconds]), [['start → mining', 1, 10], ['mining → end', 1, 10]])
   t.same(computeFigures(lineRecording()).intervals.phases, [], 'no steps, no phases')
 })
+
+t.test('rogue peers: let in or not, and how long until the node they attacked dropped them', async (t) => {
+  const rec = lineRecording()
+  rec.marks.push({ t: T0 + 1000, kind: 'rogue', label: 'garbage', nodes: [1], peer: 'R1' }, { t: T0 + 2000, kind: 'rogue', label: 'claim', nodes: [2], peer: 'R2' })
+  rec.nodes[1]?.events.push({ t: T0 + 1100, type: 'peer_connected', peer: 'R1', address: '127.0.0.1:50000' }, { t: T0 + 1600, type: 'peer_disconnected', peer: 'R1', address: '127.0.0.1:50000' })
+  t.same(computeFigures(rec).rogues.map((r) => [r.node, r.admitted, r.droppedAfterMs]), [[1, true, 600], [2, false, null]])
+})

@@ -6,6 +6,8 @@ import { healTimes } from './convergence.ts'
 import { txAccounting } from './txs.ts'
 import type { TxFigures } from './txs.ts'
 import { nodeFigures } from './nodes.ts'
+import { rogueOutcomes } from './rogues.ts'
+import type { RogueFigures } from './rogues.ts'
 import type { NodeFigures } from './nodes.ts'
 
 export interface Figures {
@@ -19,6 +21,7 @@ export interface Figures {
   heals: Array<{ at: number; ms: number | null }>
   txs: TxFigures
   nodes: NodeFigures[]
+  rogues: RogueFigures[]
   crashes: number
 }
 
@@ -37,6 +40,7 @@ export function computeFigures (rec: Recording): Figures {
     heals: healTimes(rec),
     txs,
     nodes,
+    rogues: rogueOutcomes(rec),
     crashes: nodes.reduce((s, n) => s + n.crashes.length, 0)
   }
 }

@@ -2,7 +2,7 @@
 // so a third party computes them again from report.json's `recording`).
 import type { ChainBlock, NodeEvent } from '../events.ts'
 
-export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'load' | 'start' | 'end'; label: string; nodes?: number[] }
+export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'rogue' | 'load' | 'start' | 'end'; label: string; nodes?: number[]; peer?: string }
 
 export interface NodeRecord {
   index: number

@@ -20,6 +20,7 @@ export function figuresTable (f: Figures): string {
     `reorgs                           ${f.reorgs.count}, deepest ${f.reorgs.maxDepth} (by depth: ${JSON.stringify(f.reorgs.depths)})`,
     `links bypassed                   ${f.nodes.reduce((s, n) => s + n.bypassConnections, 0)} peer connections to a node's own p2p port (must be 0)`,
     ...f.heals.map((h) => `one tip after heal               ${h.ms === null ? 'never' : ms(h.ms)}`),
+    ...f.rogues.map((r) => `rogue peer at node ${r.node}             ${r.admitted ? 'let in' : 'never let in'}, ${r.droppedAfterMs === null ? 'never dropped' : `dropped after ${ms(r.droppedAfterMs)}`}`),
     `transactions                     ${f.txs.accepted} accepted: ${f.txs.confirmedOnce} confirmed once, ${f.txs.confirmedTwice} twice, ${f.txs.dropped} dropped ${JSON.stringify(f.txs.droppedReasons)}, ${f.txs.pending} pending, ${f.txs.lost} LOST`,
     `confirmation latency             ${sum(f.txs.confirmLatency)}`,
     '',

@@ -21,6 +21,8 @@ import { LoadGenerator } from './load.ts'
 import type { LoadStats } from './load.ts'
 import { seededRandom } from './random.ts'
 import { onAnyExit } from './cleanup.ts'
+import { startRogue } from './rogue.ts'
+import type { RogueRun } from './rogue.ts'
 import type { Mark, Recording } from '../figures/recording.ts'
 import type { ChainBlock } from '../events.ts'
 
@@ -58,6 +60,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
   mkdirSync(path.join(o.outDir, 'logs'), { recursive: true })
   const shaper = new Shaper()
   const nodes: TestbedNode[] = []
+  const rogues = new Set<RogueRun>()
   const load = new LoadGenerator(params.chainId, nodes, Array.from({ length: s.miners }, (_, i) => minerWallet(s.seed, i)), random)
   let cleaned = false
   const cleanupNow = (): void => {
@@ -86,7 +89,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     }
     o.log(`testbed: ${s.nodes} nodes (${s.miners} mining), ${s.topology}, ${topology.length} links, ${s.latencyMs} ms ± ${s.jitterMs} ms; data in ${dataRoot}`)
     const marks: Mark[] = []
-    const mark = (kind: Mark['kind'], label: string, nodeList?: number[]): void => { marks.push({ t: Date.now(), kind, label, nodes: nodeList }); o.log(`  ${label}`) }
+    const mark = (kind: Mark['kind'], label: string, nodeList?: number[], peer?: string): void => { marks.push({ t: Date.now(), kind, label, nodes: nodeList, peer }); o.log(`  ${label}`) }
 
     await Promise.all(nodes.filter((n) => !s.late.includes(n.index)).map(async (n) => { await n.start(120_000) }))
     // the run starts once every started node is peered with every started neighbour and all
@@ -130,6 +133,14 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
           mark('mining', `${at} mining ${step.on ? 'on' : 'off'} on nodes ${step.nodes.join(',')}`, step.nodes)
           await Promise.all(step.nodes.map(async (i) => { await node(i).stop(); node(i).mine = step.on; await node(i).start(120_000) }))
           break
+        case 'rogue': {
+          const genesis = (await node(step.node).get<ChainBlock[]>('/chain?from=0&to=0'))[0]?.hash ?? ''
+          const rogue = await startRogue(params, genesis, node(step.node).spec.ports.p2p, step.kind)
+          rogues.add(rogue)
+          mark('rogue', `${at} rogue peer ${rogue.peerId.slice(-8)} (${step.kind}) at node ${step.node} for ${step.seconds} s`, [step.node], rogue.peerId)
+          setTimeout(() => { rogues.delete(rogue); rogue.stop().catch(() => {}) }, step.seconds * 1000).unref()
+          break
+        }
         case 'links': {
           const pairs = step.between?.map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`)
           shaper.set((a, b) => pairs === undefined || pairs.includes(`${a}-${b}`), linkSettings(step))
@@ -190,6 +201,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     return { recording, load: load.stats, dataRoot }
   } finally {
     load.stop()
+    await Promise.all([...rogues].map(async (r) => { await r.stop().catch(() => {}) }))
     await Promise.all(nodes.map(async (n) => { await n.stop(5000) }))
     await shaper.close()
     removeExitHook()

@@ -81,6 +81,10 @@ function parseStep (raw: unknown, i: number, nodes: number): Step {
       only(raw, ['at', 'do', 'nodes', 'on'], where)
       if (typeof raw.on !== 'boolean') throw new ScenarioError(`${where}.on must be true or false`)
       return { at, do: 'mining', nodes: nodeList(raw.nodes, `${where}.nodes`, nodes), on: raw.on }
+    case 'rogue':
+      only(raw, ['at', 'do', 'node', 'kind', 'seconds'], where)
+      if (raw.kind !== 'garbage' && raw.kind !== 'false-claim') throw new ScenarioError(`${where}.kind must be garbage or false-claim`)
+      return { at, do: 'rogue', node: node(), kind: raw.kind, seconds: num(raw, 'seconds', where, 1, 3600, 20) }
     case 'links': {
       only(raw, ['at', 'do', 'between', 'latencyMs', 'jitterMs', 'bandwidth'], where)
       const step: Step = { at, do: 'links' }
@@ -97,7 +101,7 @@ function parseStep (raw: unknown, i: number, nodes: number): Step {
       if (raw.bandwidth !== undefined) step.bandwidth = raw.bandwidth === null ? null : checkBandwidth(raw.bandwidth, `${where}.bandwidth`)
       return step
     }
-    default: throw new ScenarioError(`${where}.do must be one of load, partition, heal, kill, restart, mining, links`)
+    default: throw new ScenarioError(`${where}.do must be one of load, partition, heal, kill, restart, mining, rogue, links`)
   }
 }
 

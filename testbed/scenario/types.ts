@@ -16,6 +16,8 @@ export type Step =
   | { at: number; do: 'restart'; node: number }
   /** miners stop or start mining (the node restarts with or without --no-mine) */
   | { at: number; do: 'mining'; nodes: number[]; on: boolean }
+  /** a rogue peer (testbed/runner/rogue.ts) misbehaves at `node` for `seconds` (the steps go on meanwhile) */
+  | { at: number; do: 'rogue'; node: number; kind: 'garbage' | 'false-claim'; seconds: number }
   /** change links: `between` pairs of nodes, or every link when absent */
   | { at: number; do: 'links'; between?: Array<[number, number]>; latencyMs?: number; jitterMs?: number; bandwidth?: string | null }
 
