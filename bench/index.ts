@@ -94,7 +94,12 @@ export async function measure (opts: BenchOptions, out: BenchOutput = {}): Promi
     reports.push(report)
     timeline.push({ family: name, seconds: Math.round(report.seconds * 10) / 10, loadAtStart, loadAtEnd })
   }
-  print(renderText(reports))
+  print(renderText(reports, {
+    cores: os.availableParallelism(),
+    atStart: machine.loadAverage[0] ?? 0,
+    atEnd: load1(),
+    familyStart: Object.fromEntries(timeline.map((x) => [x.family, x.loadAtStart]))
+  }))
   return {
     started: new Date(Date.now() - (performance.now() - started)).toISOString(),
     seconds: (performance.now() - started) / 1000,

@@ -4,7 +4,7 @@
 // `ledger tx` are built on it; scripts import it as `ledger-node/client`.
 import { signTransaction } from '../core/chain/tx.ts'
 import type { Transaction, TxData } from '../core/chain/types.ts'
-import { isCoinAmount } from '../core/chain/money.ts'
+import { bohmToCoin, coinToBohm, isCoinAmount } from '../core/chain/money.ts'
 import { normalizeAddress } from '../core/chain/address.ts'
 import { MAX_MEMO_CHARS } from '../core/chain/tx-rules.ts'
 import { walletFromSeed } from '../core/chain/wallet.ts'
@@ -64,6 +64,41 @@ export interface TxStatus {
   [field: string]: unknown
 }
 
+export type SyncState = 'idle' | 'syncing' | 'synced'
+
+/** GET /api/status: the health summary */
+export interface NodeStatus {
+  node_running: boolean
+  chain_height: number
+  peer_count: number
+  mining_active: boolean
+  qrng_reachable: boolean
+  simulate: boolean
+  sync_state: SyncState
+}
+
+export interface PeerList {
+  peer_count: number
+  sync_state: SyncState
+  peers: Array<{ peer_id: string; address: string; version: string; best_height: number; connected_at: number }>
+}
+
+export interface MiningInfo {
+  enabled: boolean
+  running: boolean
+  blocks_mined: number
+  miner_address: string
+  hash_rate: number
+  halted_reason: string | null
+  [field: string]: unknown
+}
+
+/** where GET /api/search leads (the explorer resolves the same way) */
+export type SearchHit =
+  | { type: 'block'; height: number }
+  | { type: 'tx'; tx_id: string }
+  | { type: 'address'; address: string }
+
 export interface FeeEstimate { min_fee: number; low_fee: number; medium_fee: number; high_fee: number }
 
 export interface TransferRequest {
@@ -114,6 +149,10 @@ export class LedgerClient {
   }
 
   async #call<T> (method: 'GET' | 'POST', path: string, body?: unknown, auth = false): Promise<T> {
+    return (await this.#request<T>(method, path, body, auth)).body
+  }
+
+  async #request<T> (method: 'GET' | 'POST', path: string, body?: unknown, auth = false): Promise<{ body: T; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (auth) {
@@ -137,10 +176,57 @@ export class LedgerClient {
       const reason = typeof b.reason === 'string' ? b.reason : typeof b.error === 'string' ? b.error : `HTTP ${res.status}`
       throw new LedgerClientError(reason, res.status, typeof b.code === 'string' ? b.code : undefined)
     }
-    return parsed as T
+    return { body: parsed as T, headers: res.headers }
   }
 
   chain (): Promise<ChainInfo> { return this.#call('GET', '/api/chain') }
+
+  status (): Promise<NodeStatus> { return this.#call('GET', '/api/status') }
+
+  peers (): Promise<PeerList> { return this.#call('GET', '/api/peers') }
+
+  mining (): Promise<MiningInfo> { return this.#call('GET', '/api/mining') }
+
+  /** GET /api/search: a height, block hash, tx id or unique 8+ hex prefix, address or user
+   *  name; a 404 or an ambiguous prefix (400) throws with the node's words */
+  async search (q: string): Promise<SearchHit> {
+    const { body, headers } = await this.#request<Record<string, unknown>>('GET', `/api/search?q=${encodeURIComponent(q)}`)
+    const type = headers.get('x-result-type')
+    if (type === 'tx' && typeof body.tx_id === 'string') return { type, tx_id: body.tx_id }
+    // the address page keys by the 40-hex VM form; a wallet's 32-hex form is wallet_address
+    if (type === 'address' && typeof body.address === 'string') return { type, address: typeof body.wallet_address === 'string' ? body.wallet_address : body.address }
+    if (type === 'block' && typeof body.height === 'number') return { type, height: body.height }
+    throw new LedgerClientError(`search ${q}: the node's answer has no result type; is ${this.node} a ledger dashboard?`, 0)
+  }
+
+  /** a 32-hex wallet address as given, else the wallet of the messenger user of that name */
+  async resolveRecipient (to: string): Promise<{ address: string; name?: string }> {
+    const direct = normalizeAddress(to)
+    if (direct !== null) {
+      if (direct.form !== 'wallet') throw new LedgerClientError(`--to must be a 32-hex wallet address or a user name, got '${to}' (a contract address)`, 0)
+      return { address: direct.address }
+    }
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(to)) throw new LedgerClientError(`--to must be a 32-hex wallet address or a user name, got '${to}'`, 0)
+    let hit: SearchHit
+    try {
+      hit = await this.search(to)
+    } catch (err) {
+      if (err instanceof LedgerClientError && err.status === 404) throw new LedgerClientError(`--to ${to}: no such user name and not a 32-hex wallet address`, 404)
+      throw err
+    }
+    if (hit.type !== 'address' || normalizeAddress(hit.address)?.form !== 'wallet') throw new LedgerClientError(`--to ${to} is not a user name (it names ${hit.type === 'address' ? 'a contract address' : hit.type === 'tx' ? 'a transaction' : 'a block'})`, 0)
+    return { address: hit.address, name: to }
+  }
+
+  /** a full transaction id from a full id or a unique prefix of 8+ hex characters */
+  async resolveTxId (idOrPrefix: string): Promise<string> {
+    const id = idOrPrefix.trim().replace(/^0x/, '').toLowerCase()
+    if (/^[0-9a-f]{64}$/.test(id)) return id
+    if (!/^[0-9a-f]{8,63}$/.test(id)) throw new LedgerClientError(`a transaction id is 64 hex characters, or a unique prefix of 8 or more; got '${idOrPrefix}'`, 0)
+    const hit = await this.search(id)
+    if (hit.type !== 'tx') throw new LedgerClientError(`no transaction id starts with ${id}`, 404)
+    return hit.tx_id
+  }
 
   fees (): Promise<FeeEstimate> { return this.#call('GET', '/api/fee') }
 
@@ -172,6 +258,11 @@ export class LedgerClient {
     if (req.memo !== undefined && (req.memo.length === 0 || req.memo.length > MAX_MEMO_CHARS)) throw new LedgerClientError(`--memo must be 1-${MAX_MEMO_CHARS} characters`, 0)
     const [chain, account, fees] = await Promise.all([this.chain(), this.account(wallet.address), req.fee === undefined ? this.fees() : undefined])
     const fee = req.fee ?? Math.max(fees?.low_fee ?? 0, fees?.min_fee ?? 0)
+    const needed = coinToBohm(req.amount) + coinToBohm(fee)
+    if (needed > coinToBohm(account.spendable)) {
+      const pending = account.spendable !== account.balance ? `, ${account.balance} with ${account.pending_count} pending` : ''
+      throw new LedgerClientError(`insufficient funds: ${wallet.address} has ${account.spendable} coin spendable${pending}; this transfer needs ${bohmToCoin(needed)} (${req.amount} + fee ${fee})`, 0, 'INSUFFICIENT_FUNDS')
+    }
     const data: TxData = {}
     if (req.memo !== undefined) data.memo = req.memo
     if (!account.public_key_known) data.public_key = Buffer.from(wallet.publicKey).toString('hex')

@@ -18,7 +18,11 @@ const healthBounds = { monobit: [0.40, 0.60] as [number, number], fano: [0.5, 1.
 
 const common = {
   foundationAddress: FOUNDATION_ADDRESS,
+  // the retarget (core/chain/difficulty.ts, docs/protocol.md "Difficulty schedule"): every
+  // 10 blocks (SPEC 8), τ = 15 block times, at most a factor 2 a retarget
   difficultyInterval: 10,
+  retargetHalfLife: 15,
+  maxRetargetLog2: 1,
   subsidyCoin: 5,
   halvingInterval: 2_100_000,
   maxSupplyCoin: 21_000_000,
@@ -59,9 +63,12 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
     blockTimeTarget: 5,
     blockGasLimit: 20_000_000,
-    initialDifficulty: 4,
-    minDifficulty: 2,
-    maxDifficulty: 6,
+    // 2^26 hashes a block: 5 s at 13.4 M hashes/s, what this node's SIMD core does on two
+    // cores (7.5 M/s one thread, measured 2026-11-27); difficulty 6 on every surface
+    initialBits: 0x3d3fffff,
+    // difficulty 2 (2^504 − 2^480) .. 7 (2^480: 2^32 hashes, 5 s up to ~860 M hashes/s)
+    easiestBits: 0x3fffffff,
+    hardestBits: 0x3d010000,
     fixedDifficulty: false,
     paceBlocks: false,
     trustedSources: [...testnetSources, ...aggregatorCompositions(testnetSources), 'aggregator:placeholder-v0'],
@@ -80,9 +87,11 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     genesisAllocations: [{ address: FOUNDATION_ADDRESS, amount: 1_000_000 }],
     blockTimeTarget: 60,
     blockGasLimit: 20_000_000,
-    initialDifficulty: 2,
-    minDifficulty: 2,
-    maxDifficulty: 8,
+    // 2^30 hashes a block: 60 s on two cores (as testnet's); difficulty 7
+    initialBits: 0x3d03ffff,
+    // difficulty 2 .. 8 (SPEC 8: MAX_DIFFICULTY = 8; 2^476, the hardest target of difficulty 8)
+    easiestBits: 0x3fffffff,
+    hardestBits: 0x3c100000,
     fixedDifficulty: false,
     paceBlocks: false,
     trustedSources: [...mainnetSources, ...aggregatorCompositions(mainnetSources)],
@@ -103,9 +112,10 @@ export const NETWORKS: Record<NetworkName, NetworkParams> = {
     ],
     blockTimeTarget: 2,
     blockGasLimit: 10_000_000,
-    initialDifficulty: 2,
-    minDifficulty: 2,
-    maxDifficulty: 2,
+    // fixed at difficulty 2 (2^504 − 2^480: 256 hashes a block), paced by the miner
+    initialBits: 0x3fffffff,
+    easiestBits: 0x3fffffff,
+    hardestBits: 0x3fffffff,
     fixedDifficulty: true,
     paceBlocks: true,
     faucetSeed: DEVNET_DEV_ACCOUNT.seed,

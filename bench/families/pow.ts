@@ -15,6 +15,7 @@ import { benchParams, devAccount, transfer, randomAddress } from '../lib/chain-f
 import { assembleBlock } from '../../core/chain/template.ts'
 import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
+import { difficultyOfBits, workOfBits } from '../../core/chain/target.ts'
 import { NETWORKS } from '../../config/networks.ts'
 import { interleave, rateSample, roundsFor, statsOf } from '../lib/sampler.ts'
 import type { Contender } from '../lib/sampler.ts'
@@ -22,8 +23,9 @@ import { pairedRatios, summarize } from '../lib/stats.ts'
 import { goal, goalNotEvaluated } from '../lib/goals.ts'
 import type { BenchContext, BenchFamily, BenchRow, FamilyReport, GoalResult } from '../lib/types.ts'
 
-// a difficulty no run reaches, so every nonce of a timed batch is hashed
-const UNREACHABLE = 120
+// a target no run reaches (zero: only an all-zero hash meets it), so every nonce of a timed
+// batch is hashed
+const UNREACHABLE = new Uint8Array(64)
 /** pool samples (1 thread, all threads) per run; the goal is the median of their ratios */
 const POOL_PAIRS_PER_RUN = 3
 /** rounds of the six one-core contenders per run: the SIMD/scalar ratio moved 1.14-1.46x within one run at one a run */
@@ -39,7 +41,7 @@ function realTemplate (): Uint8Array {
   const attestation = envelopeAt(params, timestamp, { device: 'bench', proofType: 'bench' })
   const { prefix } = assembleBlock(params, {
     parent: { hash: genesis.hash, height: 0 }, miner: dev.address, transactions: txs, timestamp,
-    difficulty: params.initialDifficulty, supply: 0n, attestation
+    bits: params.initialBits, supply: 0n, attestation
   })
   if (prefix.length !== HEADER_PREFIX_BYTES) throw new Error(`header prefix is ${prefix.length} bytes, expected ${HEADER_PREFIX_BYTES}`)
   return prefix
@@ -91,7 +93,7 @@ const sleep = async (ms: number): Promise<void> => { await new Promise((resolve)
 async function poolSample (pool: PowWorkerPool, prefix: Uint8Array, ms: number): Promise<number> {
   const controller = new AbortController()
   const before = pool.hashesTried
-  const searching = pool.search({ prefix, difficulty: UNREACHABLE, signal: controller.signal })
+  const searching = pool.search({ prefix, target: UNREACHABLE, signal: controller.signal })
   try {
     const deadline = performance.now() + 10_000
     while (pool.hashesTried === before) {
@@ -155,17 +157,18 @@ async function run (ctx: BenchContext): Promise<FamilyReport> {
     { family: 'pow', name: 'WASM worker pool, 1 thread', unit, stats: p.one },
     { family: 'pow', name: `WASM worker pool, ${ctx.cores} threads (all cores)`, unit, stats: p.all }
   ]
-  // what the all-cores rate means for the testnet: difficulty d (leading zero hex digits)
-  // takes 16^d hashes on average, and the retarget holds d while blocks take between half
-  // and twice the target (docs/chain.md), so the ceiling must bring blocks into that band
+  // what the all-cores rate means for the testnet: a target takes 2^512 / (target + 1) hashes
+  // on average; the initial target should give about the block time target on two cores, and
+  // the ceiling (the hardest target) must leave the retarget room above it (docs/chain.md)
   const testnet = NETWORKS.testnet
-  for (const d of [testnet.maxDifficulty - 1, testnet.maxDifficulty, testnet.maxDifficulty + 1]) {
+  for (const [what, bits] of [['initial target', testnet.initialBits], ['hardest target (the ceiling)', testnet.hardestBits]] as const) {
+    const work = Number(workOfBits(bits))
     rows.push({
       family: 'pow',
-      name: `testnet difficulty ${d}${d === testnet.maxDifficulty ? ' (the ceiling)' : ''}: mean block time, all cores`,
+      name: `testnet ${what}, difficulty ${difficultyOfBits(bits)}: mean block time, all cores`,
       unit: 's',
-      stats: summarize(pooled.all.map((rate) => 16 ** d / rate)),
-      note: `16^${d} hashes / the all-cores rate; target ${testnet.blockTimeTarget} s, held between ${testnet.blockTimeTarget / 2} and ${testnet.blockTimeTarget * 2} s`
+      stats: summarize(pooled.all.map((rate) => work / rate)),
+      note: `2^${Math.log2(work).toFixed(1)} hashes / the all-cores rate; target ${testnet.blockTimeTarget} s`
     })
   }
   const goals: GoalResult[] = [

@@ -12,6 +12,7 @@ import type { Block, Transaction } from '../../core/chain/types.ts'
 import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
+import { bitsTargetBytes, encodeBits, targetForDifficulty } from '../../core/chain/target.ts'
 import { blockSubsidy } from '../../core/chain/apply.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { signTransaction } from '../../core/chain/tx.ts'
@@ -26,9 +27,10 @@ import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 export const silentLogger = pino({ level: 'silent' })
 
-/** devnet with a fixed difficulty of 1: one block costs ~16 hashes to seal. */
+/** devnet with a fixed difficulty of 1 (target 2^508 − 2^488): one block costs ~16 hashes to seal. */
 export function benchParams (): NetworkParams {
-  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false }
+  const bits = encodeBits(targetForDifficulty(1))
+  return { ...NETWORKS.devnet, initialBits: bits, easiestBits: bits, hardestBits: bits, fixedDifficulty: true, paceBlocks: false }
 }
 
 export function devAccount (): Wallet {
@@ -92,11 +94,11 @@ export class BlockSequence {
       miner: this.miner,
       transactions,
       timestamp,
-      difficulty: this.params.initialDifficulty,
+      bits: this.params.initialBits,
       supply: this.#supply,
       attestation
     })
-    const sealed = getPowCore('wasm').search(prefix, 0, 1 << 24, block.difficulty)
+    const sealed = getPowCore('wasm').search(prefix, 0, 1 << 24, bitsTargetBytes(block.bits))
     if (!sealed.found || sealed.hash === null) throw new Error('no nonce found for a bench block')
     block.nonce = sealed.nonce
     block.hash = Buffer.from(sealed.hash).toString('hex')

@@ -8,7 +8,12 @@ import { renderMarkdown, verdict } from './table.ts'
 
 export function benchmarksMarkdown (r: BenchResult): string {
   const m = r.machine
-  const tables = renderMarkdown(r.families)
+  const tables = renderMarkdown(r.families, {
+    cores: m.cores,
+    atStart: m.loadAverage[0] ?? 0,
+    atEnd: r.loadAverageAtEnd[0] ?? 0,
+    familyStart: Object.fromEntries((r.timeline ?? []).map((x) => [x.family, x.loadAtStart]))
+  })
   const goals = r.families.flatMap((f) => f.goals)
   const count = (v: string): number => goals.filter((g) => verdict(g) === v).length
   return [

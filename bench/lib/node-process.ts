@@ -185,7 +185,13 @@ async function serve (spec: ChildSpec): Promise<() => Promise<void>> {
     case 'stream': {
       process.env.LEDGER_ADMIN_USER = 'bench'
       process.env.LEDGER_ADMIN_PASSWORD = 'bench-only-password-not-a-secret'
-      const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'], {})
+      // the bench's idle streams all come from one address and one session: the caps a node
+      // sets for strangers (issue 31) would refuse all but the first few
+      const many = 100_000
+      const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'], {
+        http: { limits: { maxConnections: many, maxConnectionsPerAddress: many } },
+        stream: { maxConnectionsPerSession: many, maxConnectionsPerAddress: many }
+      })
       await kernel.start()
       send({ type: 'ready', port: httpPort(kernel), cookie: await signedInCookie(kernel) })
       return async () => { await kernel.stop() }

@@ -1,5 +1,5 @@
 // Plain-text and Markdown renderings of the measured rows and the goal verdicts.
-import type { FamilyReport, GoalResult } from './types.ts'
+import type { FamilyName, FamilyReport, GoalResult } from './types.ts'
 import { formatNumber, formatRatio } from './format.ts'
 
 type Cells = string[]
@@ -21,15 +21,39 @@ export function verdict (g: GoalResult): string {
   return g.met ? 'met' : 'MISSED'
 }
 
-function goalCells (reports: FamilyReport[]): Cells[] {
-  return reports.flatMap((r) => r.goals.map((g) => [
-    g.family,
-    g.goal,
-    `${g.comparison} ${g.threshold}`,
-    g.ratio === null ? '—' : `${formatRatio(g.ratio.min)} / ${formatRatio(g.ratio.median)} / ${formatRatio(g.ratio.max)}`,
-    verdict(g),
-    g.note ?? ''
-  ]))
+/** the machine's 1-minute load average around the run, to judge a missed goal by */
+export interface LoadContext {
+  cores: number
+  /** as the bench started, before any family ran */
+  atStart: number
+  atEnd: number
+  /** each family's load as it started */
+  familyStart: Partial<Record<FamilyName, number>>
+}
+
+/** "high": other work kept three quarters of the cores busy as a family began (the bench's
+ *  own earlier families count too; a missed goal then says little about the code) */
+export const HIGH_LOAD_PER_CORE = 0.75
+
+export function loadWarning (family: FamilyName, load: LoadContext | undefined): string | null {
+  if (load === undefined) return null
+  const seen = Math.max(load.atStart, load.familyStart[family] ?? 0)
+  if (seen < load.cores * HIGH_LOAD_PER_CORE) return null
+  return `machine loaded (1-min load ${seen} on ${load.cores} cores): re-run on an idle machine`
+}
+
+function goalCells (reports: FamilyReport[], load?: LoadContext): Cells[] {
+  return reports.flatMap((r) => r.goals.map((g) => {
+    const warning = g.met === false ? loadWarning(g.family, load) : null
+    return [
+      g.family,
+      g.goal,
+      `${g.comparison} ${g.threshold}`,
+      g.ratio === null ? '—' : `${formatRatio(g.ratio.min)} / ${formatRatio(g.ratio.median)} / ${formatRatio(g.ratio.max)}`,
+      verdict(g),
+      [g.note, warning].filter((x) => x !== undefined && x !== null && x.length > 0).join('; ')
+    ]
+  }))
 }
 
 const ROW_HEADER = ['family', 'measurement', 'unit', 'min', 'median', 'max', 'note']
@@ -48,13 +72,14 @@ function markdownTable (header: Cells, rows: Cells[], numeric: Set<number>): str
   return [header, align, ...rows].map((r) => `| ${r.map(esc).join(' | ')} |`).join('\n')
 }
 
-export function renderText (reports: FamilyReport[]): string {
+export function renderText (reports: FamilyReport[], load?: LoadContext): string {
   const parts = [textTable(ROW_HEADER, rowCells(reports), NUMERIC)]
-  const goals = goalCells(reports)
+  const goals = goalCells(reports, load)
   if (goals.length > 0) parts.push('', 'Goals (ratios taken run by run, verdict on the median):', textTable(GOAL_HEADER, goals, new Set()))
+  if (load !== undefined) parts.push('', `load average (1 min): ${load.atStart} at start, ${load.atEnd} at the end, on ${load.cores} cores`)
   return parts.join('\n')
 }
 
-export function renderMarkdown (reports: FamilyReport[]): { rows: string; goals: string } {
-  return { rows: markdownTable(ROW_HEADER, rowCells(reports), NUMERIC), goals: markdownTable(GOAL_HEADER, goalCells(reports), new Set()) }
+export function renderMarkdown (reports: FamilyReport[], load?: LoadContext): { rows: string; goals: string } {
+  return { rows: markdownTable(ROW_HEADER, rowCells(reports), NUMERIC), goals: markdownTable(GOAL_HEADER, goalCells(reports, load), new Set()) }
 }

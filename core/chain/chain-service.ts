@@ -45,7 +45,9 @@ export interface ChainService {
   readonly params: NetworkParams
   tip(): BlockMeta
   genesisHash(): string
-  /** difficulty the next block on the tip must carry */
+  /** the compact target (`bits`) the next block on the tip must carry */
+  nextBits(): number
+  /** its difficulty: the leading zero hex digits of that target (what surfaces show) */
   nextDifficulty(): number
   totalSupply(): bigint
   getBlockByHeight(height: number): Promise<Block | undefined>

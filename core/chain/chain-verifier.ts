@@ -12,7 +12,7 @@ import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
 import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
 import { DEFAULT_MLDSA_CORE } from '../crypto/mldsa.ts'
 import { genesisBlock } from './genesis.ts'
-import { nextDifficulty } from './difficulty.ts'
+import { nextBits, retargetTimestampCount } from './difficulty.ts'
 import { beaconPairingsOf, settlePairings } from './attestation.ts'
 import { verifyPairings } from '../entropy/beacon-batch.ts'
 import { VerifiedBeacons } from '../entropy/beacon-cache.ts'
@@ -37,7 +37,7 @@ export class ChainVerifier {
   readonly tally: VerifyTally = { blocks: 0, attestations: 0, beaconRounds: 0, distinctRounds: 0, unverifiable: 0 }
   readonly failures: VerifyFailure[] = []
   readonly #cache = new VerifiedBeacons(1 << 16)
-  /** the last difficultyInterval blocks accepted, oldest first */
+  /** the last retargetTimestampCount blocks accepted, oldest first */
   #window: BlockMeta[] = []
   readonly #now: () => number
   readonly #cores: HeaderContext['cores']
@@ -81,8 +81,8 @@ export class ChainVerifier {
       checkBlockFormat(block)
       const parent = this.#window.at(-1)
       if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, 'no parent block to check against')
-      const expectedDifficulty = nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => this.#window.map((m) => m.timestamp))
-      const deferred = validateBlockContext(this.params, block, { parent, expectedDifficulty, now: this.#now(), cores: this.#cores, deferPairings: true })
+      const expectedBits = nextBits(this.params, parent.height + 1, parent.bits, () => this.#window.map((m) => m.timestamp))
+      const deferred = validateBlockContext(this.params, block, { parent, expectedBits, now: this.#now(), cores: this.#cores, deferPairings: true })
       if (deferred !== null && deferred.pending.length > 0) {
         // a round the batch did not vouch for: paired here, failing with the validator's reason
         settlePairings(deferred.env, deferred.pending, verifyPairings(this.#bls, deferred.pending.map((p) => p.input)), this.#cache)
@@ -104,7 +104,7 @@ export class ChainVerifier {
   }
 
   #remember (block: Block): void {
-    this.#window.push({ hash: block.hash, height: block.height, previous_hash: block.previous_hash, timestamp: block.timestamp, difficulty: block.difficulty, tx_count: block.transactions?.length ?? 0, miner: block.miner, work: '0', status: 'main' })
-    if (this.#window.length > this.params.difficultyInterval) this.#window.shift()
+    this.#window.push({ hash: block.hash, height: block.height, previous_hash: block.previous_hash, timestamp: block.timestamp, difficulty: block.difficulty, bits: block.bits, tx_count: block.transactions?.length ?? 0, miner: block.miner, work: '0', status: 'main' })
+    if (this.#window.length > retargetTimestampCount(this.params)) this.#window.shift()
   }
 }

@@ -64,6 +64,40 @@ export const TxErrorCode = {
 } as const
 export type TxErrorCode = typeof TxErrorCode[keyof typeof TxErrorCode]
 
+/** Why the mempool refused a transaction, in the terms a peer is judged by. */
+export type TxRefusalClass =
+  /** no honest node relays it: format, id, signature, key, reserved sender, fee floor, gas cover */
+  | 'invalid'
+  /** fails against our chain now (nonce, balance, expiry, clock, unknown key): junk, or an honest relay's rare race */
+  | 'stale'
+  /** our own limits or our own news: full, the sender's cap, a duplicate, just confirmed (relays cross blocks every block) */
+  | 'policy'
+
+const REFUSAL_CLASS: Record<TxErrorCode, TxRefusalClass> = {
+  [TxErrorCode.BAD_FORMAT]: 'invalid',
+  [TxErrorCode.BAD_ID]: 'invalid',
+  [TxErrorCode.BAD_SIGNATURE]: 'invalid',
+  [TxErrorCode.KEY_MISMATCH]: 'invalid',
+  [TxErrorCode.RESERVED_SENDER]: 'invalid',
+  [TxErrorCode.FEE_TOO_LOW]: 'invalid',
+  [TxErrorCode.INSUFFICIENT_FEE]: 'invalid',
+  [TxErrorCode.UNKNOWN_KEY]: 'stale',
+  [TxErrorCode.BAD_NONCE]: 'stale',
+  [TxErrorCode.INSUFFICIENT_BALANCE]: 'stale',
+  [TxErrorCode.ALREADY_CONFIRMED]: 'policy',
+  [TxErrorCode.EXPIRED]: 'stale',
+  [TxErrorCode.FUTURE_TIMESTAMP]: 'stale',
+  [TxErrorCode.DUPLICATE]: 'policy',
+  [TxErrorCode.MEMPOOL_FULL]: 'policy',
+  [TxErrorCode.SENDER_LIMIT]: 'policy'
+}
+
+/** The class of a mempool refusal: the peer layer scores a gossiped transaction by it (misbehaviour.ts). */
+export function txRefusalClass (code: TxErrorCode): TxRefusalClass {
+  // a code of none of the protocol's is a policy plugin's (TxPolicyError): the node's own choice
+  return (REFUSAL_CLASS as Partial<Record<string, TxRefusalClass>>)[code] ?? 'policy'
+}
+
 export class LedgerError<C extends string = string> extends Error {
   readonly code: C
   constructor (code: C, reason: string) {

@@ -10,8 +10,10 @@ import { DEFAULT_SHA3_CORE } from '../crypto/sha3.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
 import type { PowCore } from '../pow/pow-core.ts'
+import { difficultyOfBits } from './target.ts'
 
-export const BLOCK_VERSION = 1
+/** 2: the header carries a compact target (`bits`) instead of a leading-zero count */
+export const BLOCK_VERSION = 2
 
 /** `cores`: what hashes it (a kernel passes its own; every core gives the same block) */
 export function genesisBlock (params: NetworkParams, cores: { pow: PowCore; sha3: Sha3Core } = { pow: DEFAULT_POW_CORE, sha3: DEFAULT_SHA3_CORE }): Block {
@@ -30,7 +32,8 @@ export function genesisBlock (params: NetworkParams, cores: { pow: PowCore; sha3
     timestamp: params.genesisTimestamp,
     previous_hash: ZERO_HASH,
     merkle_root: merkleRoot(transactions, cores.sha3),
-    difficulty: 0,
+    difficulty: difficultyOfBits(params.initialBits),
+    bits: params.initialBits,
     miner: '0'.repeat(32),
     quantum_signature: null,
     nonce: 0

@@ -1,7 +1,9 @@
 // Fixed-layout binary block header (DESIGN 3). The nonce is LAST so a miner absorbs the
 // 264-byte prefix once per template and runs one Keccak-f per nonce (midstate).
 //   version u32 | height u64 | timestamp f64 | previous_hash 64 | merkle_root 64 |
-//   difficulty u32 | miner 16 | entropy_seed 32 | envelope_hash 64 | nonce u64   = 272 bytes
+//   bits u32 | miner 16 | entropy_seed 32 | envelope_hash 64 | nonce u64   = 272 bytes
+// Version 2 put the compact target (`bits`, core/chain/target.ts) where version 1 had the
+// leading-zero difficulty; the block's `difficulty` is derived from it, not hashed.
 import { DEFAULT_SHA3_CORE, sha3_512 } from '../crypto/sha3.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import { DEFAULT_POW_CORE } from '../pow/pow-core.ts'
@@ -12,7 +14,7 @@ import { canonicalJson } from './tx.ts'
 export const HEADER_PREFIX_BYTES = 264
 export const HEADER_BYTES = HEADER_PREFIX_BYTES + 8
 
-export type HeaderFields = Pick<Block, 'version' | 'height' | 'timestamp' | 'previous_hash' | 'merkle_root' | 'difficulty' | 'miner' | 'quantum_signature'>
+export type HeaderFields = Pick<Block, 'version' | 'height' | 'timestamp' | 'previous_hash' | 'merkle_root' | 'bits' | 'miner' | 'quantum_signature'>
 
 function putHex (view: Uint8Array, offset: number, text: string, bytes: number): void {
   const raw = Buffer.from(text, 'hex')
@@ -34,7 +36,7 @@ export function encodeHeaderPrefix (h: HeaderFields, sha3: Sha3Core = DEFAULT_SH
   view.setFloat64(12, h.timestamp)
   putHex(out, 20, h.previous_hash, 64)
   putHex(out, 84, h.merkle_root, 64)
-  view.setUint32(148, h.difficulty)
+  view.setUint32(148, h.bits)
   putHex(out, 152, h.miner, 16)
   const seed = h.quantum_signature?.qrng_attestation.entropy_seed
   if (seed !== undefined) putHex(out, 168, seed, 32)

@@ -17,6 +17,9 @@ export const chainKey = {
   sideBlock: (height: number, hash: string) => `sd:${padHeight(height)}:${hash}`,
   sideBlockPrefix: () => 'sd:',
   sideBlockBelow: (height: number) => `sd:${padHeight(height)}:`,
+  /** blocks found invalid, by height, so they are pruned (by age and count) rather than kept for ever */
+  invalidBlock: (height: number, hash: string) => `iv:${padHeight(height)}:${hash}`,
+  invalidBlockPrefix: () => 'iv:',
   mainHash: (height: number) => `h:${padHeight(height)}`,
   mainHashPrefix: () => 'h:',
   undo: (hash: string) => `u:${hash}`,
@@ -41,6 +44,8 @@ export interface BlockMeta {
   previous_hash: string
   timestamp: number
   difficulty: number
+  /** the block's compact target (protocol 2) */
+  bits: number
   tx_count: number
   miner: string
   /** cumulative work as a decimal string (BigInt) */

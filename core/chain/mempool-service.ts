@@ -14,6 +14,9 @@ export interface MempoolService {
   readonly capacity: number
   /** bytes (txSize) of all pending transactions */
   readonly bytes: number
+  /** the fee per byte (bohm) a transaction must pay now beside the network's minimum fee (the
+   *  rolling minimum an eviction raises; 0 while the pool has room); absent where not kept */
+  minFeePerByte?(): bigint
   /** amount + fee of the sender's pending transactions, in bohm */
   pendingSpend(sender: string): bigint
   /** the nonce the sender's next transaction must carry (state nonce + pending) */
@@ -23,4 +26,6 @@ export interface MempoolService {
    * kept, within the block's byte and gas budget when given
    */
   select(max: number, budget?: Omit<TemplateBudget, 'count'>): Transaction[]
+  /** the fee per byte (bohm) a newcomer must pay now: 0 until the pool evicts, then decaying (Bitcoin Core's mempoolminfee) */
+  minFeePerByte?(): bigint
 }

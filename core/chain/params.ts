@@ -18,14 +18,22 @@ export interface NetworkParams {
   genesisAllocations: GenesisAllocation[]
   foundationAddress: string
   blockTimeTarget: number
-  initialDifficulty: number
-  minDifficulty: number
-  maxDifficulty: number
-  /** devnet: difficulty never adjusts */
+  /** compact target (core/chain/target.ts) of block 1, and genesis's */
+  initialBits: number
+  /** the easiest target a block may carry (the lowest difficulty), compact */
+  easiestBits: number
+  /** the hardest target a block may carry (the highest difficulty), compact */
+  hardestBits: number
+  /** devnet: the target never adjusts (it stays initialBits) */
   fixedDifficulty: boolean
   /** devnet: the miner waits so blocks are spaced at the target */
   paceBlocks: boolean
+  /** blocks between retargets (SPEC 8: 10) */
   difficultyInterval: number
+  /** τ of the retarget rule in block times: a span one τ late halves the difficulty (difficulty.ts) */
+  retargetHalfLife: number
+  /** the most a retarget moves the target: a factor 2^this either way */
+  maxRetargetLog2: number
   subsidyCoin: number
   halvingInterval: number
   maxSupplyCoin: number

@@ -6,7 +6,7 @@
 export const TX_KEYS = ['sender', 'recipient', 'amount', 'timestamp', 'transaction_id', 'signature', 'fee', 'data', 'nonce'] as const
 /** data of a transfer (memo, public_key) or of a contract transaction (DESIGN 3) */
 export const TX_DATA_KEYS = ['memo', 'type', 'code', 'calldata', 'to', 'gas_limit', 'public_key'] as const
-export const BLOCK_KEYS = ['version', 'height', 'timestamp', 'previous_hash', 'merkle_root', 'difficulty', 'miner', 'nonce', 'hash', 'transactions', 'quantum_signature'] as const
+export const BLOCK_KEYS = ['version', 'height', 'timestamp', 'previous_hash', 'merkle_root', 'difficulty', 'bits', 'miner', 'nonce', 'hash', 'transactions', 'quantum_signature'] as const
 export const QUANTUM_SIGNATURE_KEYS = ['qrng_attestation'] as const
 /** envelope v1 keys, and v2's beacon evidence (beacons, local_entropy) */
 export const ATTESTATION_KEYS = [

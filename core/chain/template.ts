@@ -8,6 +8,7 @@ import { systemTransaction } from './tx.ts'
 import { merkleRoot } from './merkle.ts'
 import { encodeHeaderPrefix } from './header.ts'
 import { BLOCK_VERSION } from './genesis.ts'
+import { difficultyOfBits } from './target.ts'
 import { blockSubsidy } from './apply.ts'
 import { bohmToCoinFloor, coinToBohm } from './money.ts'
 import { blockSize, inBlockBytes, txSize } from './block-size.ts'
@@ -20,7 +21,8 @@ export interface TemplateInput {
   miner: string
   transactions: Transaction[]
   timestamp: number
-  difficulty: number
+  /** the compact target the schedule demands (chain.nextBits()) */
+  bits: number
   /** coin minted so far (caps the subsidy at max supply) */
   supply: bigint
   attestation: Attestation | null
@@ -54,7 +56,8 @@ export function assembleBlock (params: NetworkParams, input: TemplateInput, sha3
     timestamp: input.timestamp,
     previous_hash: input.parent.hash,
     merkle_root: merkleRoot(transactions, sha3),
-    difficulty: input.difficulty,
+    difficulty: difficultyOfBits(input.bits),
+    bits: input.bits,
     miner: input.miner,
     nonce: 0,
     hash: '',

@@ -41,6 +41,17 @@ export function declaredGas (tx: Transaction): number {
   return Number.isSafeInteger(g) && (g as number) > 0 ? g as number : 0
 }
 
+/** `data` as JSON text for its size check; nesting too deep to serialise (a 200,000-deep value
+ *  under a known key, issue 31) is a malformed transaction, not a crash */
+function dataText (data: object): string {
+  try {
+    return JSON.stringify(data)
+  } catch (err) {
+    if (err instanceof RangeError) bad('data nests too deep')
+    throw err
+  }
+}
+
 /** Stateless checks: shape, id, fee floor, contract gas cover. Returns exact bohm amounts. */
 /** `sha3`: the core the transaction id is recomputed with (a kernel passes its own). */
 /**
@@ -62,9 +73,9 @@ export function checkTxFormat (params: NetworkParams, tx: Transaction, sha3: Sha
   const sigIsHex = (s: string): boolean => (encoded !== undefined && memberTag(encoded, 1, 'signature') === HEX_TAG) || isHexText(s)
   if (typeof tx.signature !== 'string' || !sigIsHex(tx.signature) || tx.signature.length === 0) bad('signature must be hex')
   if (tx.data === null || typeof tx.data !== 'object' || Array.isArray(tx.data)) bad('data must be an object')
-  if (Buffer.byteLength(JSON.stringify(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
   const extraData = unknownKey(tx.data, TX_DATA_KEYS)
   if (extraData !== undefined) bad(unknownKeyMessage('data', extraData))
+  if (Buffer.byteLength(dataText(tx.data)) > MAX_DATA_BYTES) bad(`data larger than ${MAX_DATA_BYTES} bytes`)
   if (tx.signature.length !== 2 * SIGNATURE_BYTES) bad(`signature must be ${2 * SIGNATURE_BYTES} hex chars (ML-DSA-87)`)
   let size = 0
   try {

@@ -69,7 +69,10 @@ export interface Block {
   timestamp: number
   previous_hash: string
   merkle_root: string
+  /** leading zero hex digits of the target `bits` stands for (what every surface shows) */
   difficulty: number
+  /** protocol 2: the proof-of-work target in compact form (core/chain/target.ts); in the header */
+  bits: number
   miner: string
   nonce: number
   hash: string

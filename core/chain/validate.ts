@@ -15,7 +15,8 @@ import type { PendingPairing } from './attestation.ts'
 import type { Attestation } from './types.ts'
 import { BLOCK_VERSION } from './genesis.ts'
 import type { BlockMeta } from './keys.ts'
-import { meetsDifficulty } from '../pow/pow-core.ts'
+import { meetsTarget } from '../pow/pow-core.ts'
+import { bitsProblem, bitsTargetBytes, decodeBits, difficultyOfBits } from './target.ts'
 import type { PowCore } from '../pow/pow-core.ts'
 import { ATTESTATION_KEYS, BEACON_KEYS, BLOCK_KEYS, HEALTH_KEYS, QUANTUM_SIGNATURE_KEYS, TX_KEYS, unknownKey, unknownKeyMessage } from './shape.ts'
 import { blockSizeOfEncoded } from './block-size.ts'
@@ -57,6 +58,8 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
   onlyKnownKeys(b, BLOCK_KEYS, 'block')
   const intOk = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0
   if (!intOk(b.version) || !intOk(b.height) || !intOk(b.difficulty) || !intOk(b.nonce)) reject(BlockErrorCode.BAD_FORMAT, 'version, height, difficulty and nonce must be non-negative integers')
+  const bits = bitsProblem(b.bits)
+  if (bits !== undefined) reject(BlockErrorCode.BAD_FORMAT, bits)
   if (typeof b.timestamp !== 'number' || !Number.isFinite(b.timestamp)) reject(BlockErrorCode.BAD_FORMAT, 'timestamp must be a number')
   if (typeof b.hash !== 'string' || !HASH_RE.test(b.hash) || typeof b.previous_hash !== 'string' || !HASH_RE.test(b.previous_hash) ||
       typeof b.merkle_root !== 'string' || !HASH_RE.test(b.merkle_root)) reject(BlockErrorCode.BAD_FORMAT, 'hash, previous_hash and merkle_root must be 128 hex chars')
@@ -72,7 +75,8 @@ export function checkBlockFormat (block: unknown): asserts block is Block {
 
 export interface HeaderContext {
   parent: BlockMeta
-  expectedDifficulty: number
+  /** the compact target the schedule demands of this block (difficulty.ts nextBits) */
+  expectedBits: number
   now: number
   /** the validating kernel's cores (its `cores` service): header hash, merkle root, attestation */
   cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore; bls?: BlsCore }
@@ -103,7 +107,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
   if (block.timestamp > ctx.now + params.maxFutureDrift) reject(BlockErrorCode.BAD_TIMESTAMP, `timestamp more than ${params.maxFutureDrift}s in the future`)
-  if (block.difficulty !== ctx.expectedDifficulty) reject(BlockErrorCode.BAD_DIFFICULTY, `difficulty ${block.difficulty}, expected ${ctx.expectedDifficulty}`)
+  checkBlockTarget(params, block, ctx.expectedBits)
 
   // Proof-of-work first among the costly checks: it is the cheapest to verify and the
   // hardest to fake, so junk is turned away before signatures are looked at. The envelope's
@@ -113,7 +117,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   const prefix = encodeHeaderPrefix(block, cores.sha3)
   const hash = Buffer.from(cores.pow.hashHeader(prefix, block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
-  if (!meetsDifficulty(hash, block.difficulty)) reject(BlockErrorCode.BAD_POW, `hash does not have ${block.difficulty} leading zero hex digits`)
+  if (!meetsTarget(hash, bitsTargetBytes(block.bits))) reject(BlockErrorCode.BAD_POW, 'hash is above the target')
   ctx.onProofOfWork?.()
   // With the pairings left to the caller, the attestation's own checks come next: the caller
   // starts its beacon pairings (a block's costliest check when it quotes a new round) now, on
@@ -146,6 +150,23 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (deferred === null) verifyAttestation(params, block, { cores })
   return deferred
 }
+
+/**
+ * The block's target (its `bits`, canonical per checkBlockFormat): inside the network's bounds,
+ * the one the schedule demands, and its `difficulty` the target's leading zero hex digits. A
+ * block claiming an easier target than the schedule's is refused here, before its hash is taken.
+ */
+export function checkBlockTarget (params: NetworkParams, block: Pick<Block, 'bits' | 'difficulty'>, expectedBits: number): void {
+  const target = decodeBits(block.bits)
+  if (target > decodeBits(params.easiestBits) || target < decodeBits(params.hardestBits)) {
+    reject(BlockErrorCode.BAD_DIFFICULTY, `target bits ${hexBits(block.bits)} outside the network's bounds [${hexBits(params.hardestBits)}, ${hexBits(params.easiestBits)}]`)
+  }
+  if (block.bits !== expectedBits) reject(BlockErrorCode.BAD_DIFFICULTY, `target bits ${hexBits(block.bits)}, the schedule demands ${hexBits(expectedBits)}`)
+  const difficulty = difficultyOfBits(block.bits)
+  if (block.difficulty !== difficulty) reject(BlockErrorCode.BAD_DIFFICULTY, `difficulty ${block.difficulty}, its target has ${difficulty} leading zero hex digits`)
+}
+
+const hexBits = (bits: number): string => `0x${bits.toString(16).padStart(8, '0')}`
 
 /**
  * The block's merkle root against its transactions' leaves (SHA3-512 of each binary form, as

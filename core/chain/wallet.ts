@@ -42,10 +42,20 @@ export function walletToFile (w: Wallet): WalletFile {
   }
 }
 
-/** A wallet from the parsed JSON of a wallet file; `where` names it in the error. */
+/** An encrypted (keystore) file read where no passphrase can be asked */
+export class WalletLockedError extends Error { override name = 'WalletLockedError' }
+
+/** A wallet from the parsed JSON of a wallet file; `where` names it in the error. A file
+ *  holding only `{"seed": "<64 hex>"}` (hand-written, e.g. devnet's dev account from
+ *  docs/chain.md) is accepted: everything else in the file is derived from the seed. */
 export function walletFromFile (data: Partial<WalletFile>, where: string): Wallet {
-  if (data.kind !== 'ml-dsa-87' || typeof data.seed !== 'string' || !/^[0-9a-f]{64}$/.test(data.seed)) throw new Error(`${where} is not an ML-DSA-87 wallet file`)
-  const w = walletFromSeed(Buffer.from(data.seed, 'hex'))
+  if (typeof data !== 'object' || data === null) throw new Error(`${where} is not an ML-DSA-87 wallet file (not a JSON object)`)
+  if ('crypto' in data) throw new WalletLockedError(`${where} is encrypted: it needs its passphrase (--password-file FILE, or a prompt on a terminal)`)
+  const seed = typeof data.seed === 'string' ? data.seed.replace(/^0x/, '').toLowerCase() : undefined
+  if ((data.kind !== undefined && data.kind !== 'ml-dsa-87') || seed === undefined || !/^[0-9a-f]{64}$/.test(seed)) {
+    throw new Error(`${where} is not an ML-DSA-87 wallet file (want "kind": "ml-dsa-87" and "seed": 64 hex characters)`)
+  }
+  const w = walletFromSeed(Buffer.from(seed, 'hex'))
   if (data.address !== undefined && data.address !== w.address) throw new Error(`${where}: address does not match its key`)
   return w
 }

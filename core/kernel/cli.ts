@@ -152,31 +152,31 @@ export async function commandLine (argv: readonly string[] = []): Promise<Comman
 
 async function runNode (a: RunArgs, flags: readonly OwnedFlag[]): Promise<void> {
   const config = await buildNodeConfig(a, flags)
-  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { removeCreatedSince, snapshotDataDir }, { formatSummary, startNotifier, startupSummary, summaryRows }] = await Promise.all([
-    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./data-dir-guard.ts'), import('./notifier.ts')
+  const [{ createLogger, defaultLogFormat }, { Kernel }, { watchForStop }, { formatSummary, startNotifier, startupSummary, summaryRows }, { installFaultPolicy }] = await Promise.all([
+    import('./logger.ts'), import('./kernel.ts'), import('./lifecycle.ts'), import('./notifier.ts'), import('./fault-policy.ts')
   ])
   const format = config.logFormat ?? defaultLogFormat()
   const logger = createLogger(config.logLevel, undefined, format)
   const kernel = new Kernel(config, logger)
   let stopping = false
-  const shutdown = (reason: StopReason): void => {
+  const shutdown = (reason: StopReason | 'uncaughtException' | 'unhandledRejection', exitCode = 0): void => {
     if (stopping) return
     stopping = true
     logger.info({ reason }, 'shutting down')
     const hard = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
     hard.unref()
-    kernel.stop().then(() => { logger.flush?.(); process.exit(0) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
+    kernel.stop().then(() => { logger.flush?.(); process.exit(exitCode) }, (err: unknown) => { logger.error({ err }, 'shutdown failed'); process.exit(1) })
   }
   watchForStop(shutdown)
-  const before = snapshotDataDir(config.dataDir)
+  // an error nobody caught is logged and the node carries on, or stops cleanly where its
+  // state could be wrong (docs/operator.md, "Faults")
+  installFaultPolicy({ logger, stop: (kind) => { shutdown(kind, 1) } })
   try {
+    // the kernel takes the data dir's lock first; a failed start removes only what it created
     await kernel.boot()
     await kernel.start()
   } catch (err) {
-    // a failed start leaves nothing half-made behind for the next start to reuse
     await kernel.stop()
-    const removed = removeCreatedSince(before)
-    if (removed.length > 0) logger.info({ removed }, 'start failed: removed what this start created in the data dir')
     logger.flush?.()
     throw err
   }

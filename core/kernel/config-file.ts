@@ -3,7 +3,8 @@
 // config.ts.
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { findPackageJSON } from 'node:module'
 import type { UserConfig } from './define-config.ts'
 
 export class ConfigError extends Error {}
@@ -16,6 +17,8 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
   try {
     mod = await import(pathToFileURL(abs).href) as { default?: unknown }
   } catch (err) {
+    const cjs = commonJsFolder(abs, err)
+    if (cjs !== undefined) throw new ConfigError(cjs)
     const at = err instanceof Error ? syntaxErrorLocation(err) : undefined
     if (at !== undefined) throw new ConfigError(`syntax error in config file ${abs}:${at.line}${at.column === undefined ? '' : `:${at.column}`} (line ${at.line}${at.column === undefined ? '' : `, column ${at.column}`}): ${(err as Error).message}`)
     throw new ConfigError(`cannot load config file ${abs}: ${(err as Error).message}`)
@@ -27,6 +30,22 @@ export async function loadConfigFile (file: string): Promise<UserConfig> {
     throw new ConfigError(`config file ${abs} must default-export an object (use defineConfig)`)
   }
   return exported as UserConfig
+}
+
+/** ESM syntax the loader refused as CommonJS, because the nearest package.json says
+ *  "type": "commonjs": the message names the file, the package.json and both fixes. */
+export function commonJsFolder (file: string, err: unknown): string | undefined {
+  const message = err instanceof Error ? err.message : ''
+  if (!/Cannot use import statement outside a module|Unexpected token 'export'|require\(\) of ES Module|Cannot require\(\) ES Module|ERR_REQUIRE_ESM/.test(message)) return undefined
+  if (!/\.(ts|js)$/.test(file)) return undefined
+  let pkgFile: string | undefined
+  try { pkgFile = findPackageJSON(pathToFileURL(file)) } catch { return undefined }
+  if (pkgFile === undefined) return undefined
+  let type: unknown
+  try { type = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { type?: unknown }).type } catch { return undefined }
+  if (type === 'module') return undefined
+  const ext = path.extname(file)
+  return `config file ${file} uses import/export, but ${pkgFile} makes ${ext} files in its folder CommonJS ("type": ${JSON.stringify(type ?? 'commonjs')}): rename the config to ${path.basename(file, ext)}.m${ext.slice(1)} (and pass --config ${path.basename(file, ext)}.m${ext.slice(1)}), or set "type": "module" in ${pkgFile}`
 }
 
 function unwrapCommonJs (m: unknown): unknown {

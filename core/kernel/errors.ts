@@ -26,3 +26,11 @@ export function errorBody (message: string, phase?: string, extra: Record<string
 
 /** A command-line mistake the user can fix: printed as one line, exit code 2, no stack. */
 export class UsageError extends Error {}
+
+/**
+ * A fault after which the node's state may be wrong (a half-applied in-memory update, a store
+ * that answers what it should not). The process-wide fault policy (fault-policy.ts) stops the
+ * node cleanly when one escapes unhandled; any other escaped error is logged and the node
+ * carries on.
+ */
+export class NodeStateError extends Error {}

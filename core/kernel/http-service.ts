@@ -16,6 +16,70 @@ export interface HttpServerOptions {
   /** believe X-Forwarded-For / -Proto / -Host: true (any peer) or the proxies' addresses /
    *  CIDRs; off by default, so request.ip is the socket's peer */
   trustProxy?: boolean | string[]
+  /** the server's slow-client and bad-input limits; unset fields take DEFAULT_HTTP_LIMITS */
+  limits?: Partial<HttpLimits>
+}
+
+/** What one client may hold of a server (issue 31 item 4): time, sockets, body bytes, nesting. */
+export interface HttpLimits {
+  /** the request line and headers must arrive within this (Node's headersTimeout) */
+  headersTimeoutMs: number
+  /** the whole request, body included, must arrive within this (Node's requestTimeout): a body
+   *  trickled a byte at a time is cut off here */
+  requestTimeoutMs: number
+  /** an idle keep-alive socket between requests is closed after this */
+  keepAliveTimeoutMs: number
+  /** a socket with no traffic either way is closed after this (event streams send a heartbeat
+   *  more often) */
+  idleTimeoutMs: number
+  /** open sockets on this server; a socket over the cap is closed at once */
+  maxConnections: number
+  /** open sockets from one client address (IPv6: one /64); not applied behind a trusted proxy,
+   *  where every socket comes from the proxy */
+  maxConnectionsPerAddress: number
+  /** a body over the size limit is read and dropped up to this many bytes, so the client
+   *  reads its 413 instead of a reset; a larger body gets the 413 and the socket closed */
+  drainBytes: number
+  /** and for at most this long */
+  drainMs: number
+  /** arrays and objects nested deeper than this in a JSON body → 400 before it is parsed */
+  maxJsonDepth: number
+}
+
+export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 120_000,
+  maxConnections: 1024,
+  maxConnectionsPerAddress: 64,
+  drainBytes: 16 * 1024 * 1024,
+  drainMs: 10_000,
+  maxJsonDepth: 64
+}
+
+/** JSON schema of HttpLimits with its defaults (a server plugin's `limits` config section) */
+export function httpLimitsSchema (): JsonSchema {
+  const ms = (d: number): JsonSchema => ({ type: 'integer', minimum: 1, maximum: 86_400_000, default: d })
+  const count = (d: number): JsonSchema => ({ type: 'integer', minimum: 1, maximum: 1_000_000, default: d })
+  const l = DEFAULT_HTTP_LIMITS
+  return {
+    type: 'object',
+    description: 'slow-client and bad-input limits of this server (docs/protocol.md, "Limits at a glance")',
+    properties: {
+      headersTimeoutMs: ms(l.headersTimeoutMs),
+      requestTimeoutMs: ms(l.requestTimeoutMs),
+      keepAliveTimeoutMs: ms(l.keepAliveTimeoutMs),
+      idleTimeoutMs: ms(l.idleTimeoutMs),
+      maxConnections: count(l.maxConnections),
+      maxConnectionsPerAddress: count(l.maxConnectionsPerAddress),
+      drainBytes: { type: 'integer', minimum: 0, maximum: 1024 * 1024 * 1024, default: l.drainBytes },
+      drainMs: ms(l.drainMs),
+      maxJsonDepth: { type: 'integer', minimum: 1, maximum: 1000, default: l.maxJsonDepth }
+    },
+    additionalProperties: false,
+    default: {}
+  }
 }
 
 /** at most `max` events per `windowSeconds` per client address */
@@ -102,6 +166,8 @@ export interface HttpService {
   installHostCheck(app: FastifyInstance, opts: HostCheckOptions): void
   /** whether the request came over HTTPS, directly or per X-Forwarded-Proto from a trusted proxy */
   cameOverHttps(request: FastifyRequest): boolean
+  /** the client a per-address limit counts: request.ip, an IPv6 address per /64 */
+  clientKey(request: FastifyRequest): string
   readonly session: SessionCookies
 }
 

@@ -16,6 +16,8 @@ import type { NodeInfo, NodeStatus, Services } from './services.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import { networkParams } from '../../config/networks.ts'
 import { Cores } from '../cores/cores.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import type { DataDirLock } from './data-dir-lock.ts'
 
 const NO_CONFIG = { type: 'object', properties: {}, additionalProperties: false } as const
 
@@ -24,6 +26,8 @@ export type { NodeStatus }
 export interface KernelOptions {
   /** false: the kernel neither creates nor checks the data dir (`ledger entropy` has none) */
   dataDir?: boolean
+  /** what this process runs, named to a second process refused the data dir (default `ledger run`) */
+  command?: string
 }
 
 type Task = () => Promise<void> | void
@@ -43,10 +47,13 @@ export class Kernel {
   readonly #starters: Array<{ plugin: string; fn: Task }> = []
   readonly #closers: Array<{ plugin: string; fn: Task }> = []
   readonly #usesDataDir: boolean
+  readonly #command: string
+  #dataDirLock: DataDirLock | undefined
   readonly #declaredHookOwner = new Map<string, string>()
 
   constructor (config: NodeConfig, logger: Logger, params: NetworkParams = networkParams(config.network), opts: KernelOptions = {}) {
     this.#usesDataDir = opts.dataDir !== false
+    this.#command = opts.command ?? 'ledger run'
     this.config = config
     this.params = params
     this.logger = logger
@@ -82,26 +89,26 @@ export class Kernel {
   /** Loads, orders and registers every enabled plugin; nothing listens yet. */
   async boot (): Promise<void> {
     if (this.#usesDataDir) this.#ownerOnlyFiles()
-    const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
-    // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
-    // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
-    const listed = new Set(loaded.map((l) => l.manifest.name))
-    checkTopLevelKeys(this.config, [...listed, ...builtinPluginNames()])
-    for (const name of builtinPluginNames()) {
-      const section = this.config[name]
-      if (!listed.has(name) && section !== undefined && section !== null && typeof section === 'object' && Object.keys(section).length > 0) {
-        this.logger.warn({ section: name }, `config section '${name}' has no effect: the plugin '${name}' is not in plugins`)
-      }
-    }
-    for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
-    this.plugins = orderPlugins(loaded)
-    this.#declareHooks()
     try {
+      const loaded = await loadPlugins(this.config.plugins, this.config.baseDir)
+      // a section may belong to a listed plugin (enabled or not) or to a built-in one left out
+      // of this profile (CLI flags fill the built-ins' sections); anything else is a typo
+      const listed = new Set(loaded.map((l) => l.manifest.name))
+      checkTopLevelKeys(this.config, [...listed, ...builtinPluginNames()])
+      for (const name of builtinPluginNames()) {
+        const section = this.config[name]
+        if (!listed.has(name) && section !== undefined && section !== null && typeof section === 'object' && Object.keys(section).length > 0) {
+          this.logger.warn({ section: name }, `config section '${name}' has no effect: the plugin '${name}' is not in plugins`)
+        }
+      }
+      for (const p of loaded.filter((l) => !l.enabled)) this.logger.info({ plugin: p.manifest.name }, 'plugin disabled by config')
+      this.plugins = orderPlugins(loaded)
+      this.#declareHooks()
       for (const manifest of this.plugins) await this.#register(manifest)
     } catch (err) {
       // what the plugins registered before the failure (databases, verify threads) is closed,
       // so a failed boot leaves nothing open behind it
-      await this.stop()
+      await this.#abandon()
       throw err
     }
     this.logger.info({ plugins: this.plugins.map((p) => p.name), network: this.params.name, dataDir: this.config.dataDir, cores: String(this.cores) }, `loaded ${this.plugins.length} plugins`)
@@ -146,7 +153,9 @@ export class Kernel {
    *  the process umask, so the node sets it, as bitcoind does. */
   #ownerOnlyFiles (): void {
     if (isMainThread) process.umask(0o077)
-    ensureDataDir(this.config.dataDir)
+    const created = ensureDataDir(this.config.dataDir)
+    // before anything in the dir is read or written: one owner per data dir
+    this.#dataDirLock = lockDataDir(this.config.dataDir, this.#command, created)
     const loose = statSync(this.config.dataDir).mode & 0o077
     if (loose !== 0) this.logger.warn({ dataDir: this.config.dataDir, mode: (statSync(this.config.dataDir).mode & 0o777).toString(8) }, 'the data dir is open to other users; chmod 700 it')
   }
@@ -190,6 +199,11 @@ export class Kernel {
         checkDeclared(name, 'tries to resolve')
         return this.container.hasRegistration(name) ? this.container.resolve(name) : undefined
       },
+      follow: (name, handler, opts) => {
+        checkDeclared('chainFollow', 'follows the chain (ctx.follow) through')
+        if (!this.container.hasRegistration('chainFollow')) throw new PluginLoadError(`plugin '${manifest.name}' follows the chain, but no enabled plugin provides 'chainFollow'`)
+        return this.container.resolve('chainFollow').follow(`${manifest.name}/${name}`, handler, opts)
+      },
       onStart: (fn) => { this.#starters.push({ plugin: manifest.name, fn }) },
       onClose: (fn) => { this.#closers.push({ plugin: manifest.name, fn }) }
     }
@@ -209,7 +223,7 @@ export class Kernel {
         // a known operator mistake is one friendly line; anything else keeps its stack
         if (explained instanceof ConfigError) this.logger.error({ plugin }, explained.message)
         else this.logger.error({ plugin, err }, 'plugin failed to start')
-        await this.stop()
+        await this.#abandon()
         throw explained
       }
     }
@@ -238,16 +252,34 @@ export class Kernel {
       this.logger.error({ err }, 'disposing of the services failed')
     }
     this.status = 'stopped'
+    this.#dataDirLock?.release()
+  }
+
+  /** A failed boot or start leaves the data dir as it found it: no admin credentials, API key,
+   *  peer key or genesis-only chain the next start would silently reuse. Only what appeared
+   *  while this kernel held the lock is removed (nothing else can have made it), before the
+   *  lock is let go. */
+  async #abandon (): Promise<void> {
+    const lock = this.#dataDirLock
+    this.#dataDirLock = undefined
+    await this.stop()
+    if (lock === undefined) return
+    try {
+      const removed = lock.removeCreated()
+      if (removed.length > 0) this.logger.info({ removed }, 'start failed: removed what this start created in the data dir')
+    } finally {
+      lock.release()
+    }
   }
 }
 
 /** Creates the data dir, or says in words why it cannot (--data-dir naming a file, a path
  *  through a file, no permission) instead of Node's EEXIST / ENOTDIR text. */
-export function ensureDataDir (dir: string): void {
+export function ensureDataDir (dir: string): boolean {
   const fix = 'pass --data-dir (or dataDir in ledger.config.ts) naming a directory; it is created if missing'
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ConfigError(`data dir ${dir} is a file, not a directory: ${fix}`)
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    return mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOTDIR' || code === 'EEXIST') throw new ConfigError(`data dir ${dir} cannot be created: part of that path is a file, not a directory; ${fix}`)

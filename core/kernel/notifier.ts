@@ -7,6 +7,7 @@ import { formatDuration } from './duration.ts'
 import type { Logger } from 'pino'
 import type { Kernel } from './kernel.ts'
 import type { StatusPart, SummaryRow, SummaryView } from './plugin.ts'
+import type { Block } from '../chain/types.ts'
 
 /** The summary as JSON logs carry it: rows keyed into `urls` (or the top level, `top` rows). */
 export interface StartupSummary {
@@ -133,7 +134,12 @@ export function startNotifier (kernel: Kernel, logger: Logger, intervalMs: numbe
   const own = last?.ownMinerAddress
   kernel.hooks.blockConnected.tap('notifier', ({ block, syncing }) => {
     if (syncing || block.miner === own) return
-    logger.info({ height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length - 1, miner: block.miner.slice(0, 12) }, 'imported block')
+    logger.info(importedBlockLogFields(block), 'imported block')
   })
   return () => clearInterval(timer)
+}
+
+/** `txs` counts every transaction, the coinbase too, as `mined block` and the explorer do */
+export function importedBlockLogFields (block: Block): { height: number; hash: string; txs: number; miner: string } {
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, miner: block.miner.slice(0, 12) }
 }

@@ -7,6 +7,7 @@ import type { HookCatalogue, Hooks } from './hooks.ts'
 import type { NodeConfig } from './config.ts'
 import type { NetworkParams } from '../chain/params.ts'
 import type { Services } from './services.ts'
+import type { FollowHandler, FollowOptions, Follower } from './follow.ts'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -117,6 +118,14 @@ export interface PluginContext<C = Record<string, unknown>> {
   /** a service named in `optional` (or `needs`), or undefined when no plugin provides it;
    *  an undeclared name throws like resolve */
   tryResolve<K extends keyof Services>(name: K): Services[K] | undefined
+  /**
+   * Follows the best chain from a durable cursor: `handler` gets every block as a `commit`, in
+   * order, from genesis (or the tip, `from: 'tip'`) or from the last notification it
+   * acknowledged; blocks that leave the best chain come back as `revert`s (newest first) before
+   * the new branch's commits. Needs `chainFollow` in `needs`. Delivery starts when the node
+   * starts and stops before any plugin closes. `name` is unique within the plugin.
+   */
+  follow(name: string, handler: FollowHandler, opts?: FollowOptions): Follower
   /** runs after every plugin registered, in registration order (open ports, start work) */
   onStart(fn: () => Promise<void> | void): void
   /** runs at shutdown, in reverse registration order */
@@ -163,7 +172,11 @@ export type { Block, Transaction, TxData, Attestation, BeaconEvidence, QuantumSi
 export type { Receipt, ReceiptLog } from '../vm/receipt.ts'
 export type { ChainService, BlockOrigin, ProcessResult, ProcessOptions, StoredReceipt, ConfirmedTx } from '../chain/chain-service.ts'
 export type { MempoolService } from '../chain/mempool-service.ts'
+export type { FollowNotification, FollowHandler, FollowOptions, FollowCursorStore, Follower, ChainFollowService } from './follow.ts'
 export type { NetworkParams } from '../chain/params.ts'
 export type { NodeConfig } from './config.ts'
 export type { Services, NodeInfo, WalletStore, EntropyProvider, MinerService, MinerStatus, PeerService, PeerInfo } from './services.ts'
 export type { Hooks, HookCatalogue, TapOnly, TxRefusal, BlockRef, BlockConnectedEvent, ReorgEvent } from './hooks.ts'
+/** coin <-> bohm (10^18 bohm a coin): exact arithmetic on amounts and fees */
+export { BOHM_PER_COIN, bohmToCoin, coinToBohm } from '../chain/money.ts'
+export { CONTRACT_RECIPIENT, GENESIS_SENDER, MINING_REWARD_SENDER } from '../chain/types.ts'

@@ -16,6 +16,7 @@ import type { AccountStore } from '../accounts/store.ts'
 import type { FaucetQueue } from '../accounts/faucet-queue.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
 import type { Cores } from '../cores/cores.ts'
+import type { ChainFollowService } from './follow.ts'
 
 export type NodeStatus = 'created' | 'starting' | 'running' | 'stopping' | 'stopped'
 
@@ -106,6 +107,8 @@ export interface PeerService {
   syncState(): SyncState
   /** the multiaddrs this node listens on (for the startup summary) */
   listenAddresses?(): string[]
+  /** how many peers the operator named to dial (--peer); 0: nobody to wait for before mining */
+  bootstrapCount?(): number
   /** totals for the operator's metrics (absent where the transport does not count them) */
   traffic?(): PeerTraffic
 }
@@ -148,6 +151,8 @@ export interface Services {
   chain: ChainService
   mempool: MempoolService
   verifyPool: VerifyPoolStats
+  /** ordered commit / revert notifications from a durable cursor (what `ctx.follow` uses) */
+  chainFollow: ChainFollowService
   // mining and entropy
   entropy: EntropyProvider
   miner: MinerService

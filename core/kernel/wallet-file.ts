@@ -21,12 +21,17 @@ function fsyncPath (p: string, flags: string): void {
  *  is written before the account record that points at it; after a crash the record never
  *  points at a file that is missing or half written. */
 export function writeWalletFile (file: string, w: Wallet): void {
+  writeWalletJson(file, walletToFile(w))
+}
+
+/** the same durable 0600 write for any wallet file form (plain or keystore) */
+export function writeWalletJson (file: string, json: object): void {
   const dir = path.dirname(file)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = `${file}.tmp-${process.pid}`
   const fd = openSync(tmp, 'w', 0o600)
   try {
-    writeSync(fd, JSON.stringify(walletToFile(w), null, 2) + '\n')
+    writeSync(fd, JSON.stringify(json, null, 2) + '\n')
     fsyncSync(fd)
   } finally {
     closeSync(fd)

@@ -12,13 +12,20 @@ export function checkNonce (nonce: number): void {
   }
 }
 
-export function checkSearch (start: number, count: number, difficulty: number): void {
+/** Bytes of a target: a 512-bit big-endian integer a winning hash must not exceed. */
+export const TARGET_BYTES = 64
+
+export function checkTarget (target: Uint8Array): void {
+  if (!(target instanceof Uint8Array) || target.length !== TARGET_BYTES) {
+    throw new RangeError(`target must be ${TARGET_BYTES} bytes (a 512-bit big-endian integer)`)
+  }
+}
+
+export function checkSearch (start: number, count: number, target: Uint8Array): void {
   checkNonce(start)
   // compared as 2^53 - start, which is exact, where start + count may round
   if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** 53 - start) {
     throw new RangeError(`count must be an integer >= 0 with start + count <= 2^53, got start ${start}, count ${count}`)
   }
-  if (!Number.isInteger(difficulty) || difficulty < 0) {
-    throw new RangeError(`difficulty must be an integer >= 0, got ${difficulty}`)
-  }
+  checkTarget(target)
 }

@@ -18,19 +18,17 @@ export interface PowCore {
   readonly kind: CoreKind
   /** SHA3-512 of prefix ‖ nonce (uint64 big-endian). */
   hashHeader(prefix: Uint8Array, nonce: number): Uint8Array
-  /** Tries nonces [start, start + count) and stops at the first hash with >= difficulty leading hex zeros. */
-  search(prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult
+  /**
+   * Tries nonces [start, start + count) and stops at the first hash that, read as a 512-bit
+   * big-endian integer, is at most `target` (64 bytes, big-endian: core/chain/target.ts).
+   */
+  search(prefix: Uint8Array, start: number, count: number, target: Uint8Array): PowSearchResult
 }
 
-/**
- * True when the hash has at least `difficulty` leading zero hex digits. Difficulty 0 (or less)
- * is always met; more digits than the hash has never are.
- */
-export function meetsDifficulty (hash: Uint8Array, difficulty: number): boolean {
-  if (difficulty > hash.length * 2) return false
-  const fullBytes = difficulty >> 1
-  for (let i = 0; i < fullBytes; i++) if (hash[i] !== 0) return false
-  return (difficulty & 1) === 0 || hash[fullBytes]! < 0x10
+/** True when the hash, as a big-endian integer, is at most the target (both 64 bytes). */
+export function meetsTarget (hash: Uint8Array, target: Uint8Array): boolean {
+  if (hash.length !== target.length) return false
+  return Buffer.compare(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength), Buffer.from(target.buffer, target.byteOffset, target.byteLength)) <= 0
 }
 
 /**

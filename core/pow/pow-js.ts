@@ -67,12 +67,21 @@ function hashNonce (m: Midstate, hi: number, lo: number): void {
   keccakF1600(work)
 }
 
-/** Reads the digest's leading nibbles straight from the state words; most nonces fail on the first. */
-function workMeetsDifficulty (difficulty: number): boolean {
-  if (difficulty > HASH_BYTES * 2) return false
-  for (let i = 0; i < difficulty; i++) {
-    const byte = work[i >> 3]! >>> ((i >> 1 & 3) << 3)
-    if (((i & 1) === 0 ? byte >>> 4 & 0xf : byte & 0xf) !== 0) return false
+/** The target as 16 big-endian 32-bit words (what the digest's words are compared with). */
+function targetWords (target: Uint8Array): Uint32Array {
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength)
+  return Uint32Array.from({ length: HASH_BYTES / 4 }, (_, i) => view.getUint32(i * 4))
+}
+
+/**
+ * Whether the digest in `work` is at most the target, reading the state words: the digest's
+ * bytes are little-endian in each word, so bswap32 gives its next 32 big-endian bits. The
+ * first 64 bits settle almost every nonce (the fast path); only a tie reads on.
+ */
+function workMeetsTarget (t: Uint32Array): boolean {
+  for (let i = 0; i < HASH_BYTES / 4; i++) {
+    const h = bswap32(work[i]!) >>> 0
+    if (h !== t[i]) return h < t[i]!
   }
   return true
 }
@@ -84,14 +93,15 @@ export const jsPowCore: PowCore = {
     hashNonce(midstateFor(prefix), Math.floor(nonce / 2 ** 32), nonce >>> 0)
     return stateBytes(work, HASH_BYTES)
   },
-  search (prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult {
-    checkSearch(start, count, difficulty)
+  search (prefix: Uint8Array, start: number, count: number, target: Uint8Array): PowSearchResult {
+    checkSearch(start, count, target)
+    const t = targetWords(target)
     const m = midstateFor(prefix)
     let hi = Math.floor(start / 2 ** 32)
     let lo = start >>> 0
     for (let i = 0; i < count; i++) {
       hashNonce(m, hi, lo)
-      if (workMeetsDifficulty(difficulty)) {
+      if (workMeetsTarget(t)) {
         return { found: true, nonce: start + i, hash: stateBytes(work, HASH_BYTES), tried: i + 1 }
       }
       lo = (lo + 1) >>> 0

@@ -16,12 +16,13 @@ interface PowExports {
   memory: WebAssembly.Memory
   inputPointer(): number
   digestPointer(): number
+  targetPointer(): number
   chunkBytes(): number
   prefixBegin(): void
   prefixUpdate(length: number): void
   prefixEnd(length: number): void
   hashHeader(nonce: number): void
-  search(start: number, count: number, difficulty: number): number
+  search(start: number, count: number): number
 }
 
 export type WasmPowModule = 'pow' | 'pow-simd'
@@ -37,7 +38,7 @@ const SIMD_PROBE = Uint8Array.of(
 export function simdSupported (): boolean { return WebAssembly.validate(SIMD_PROBE) }
 
 function makeCore (name: WasmPowModule): PowCore {
-  const core = lazyWasmCore(name, (e: PowExports): Omit<LoadedCore, 'exports' | 'memory'> => ({ input: e.inputPointer(), digest: e.digestPointer(), chunk: e.chunkBytes(), prefix: null }))
+  const core = lazyWasmCore(name, (e: PowExports): Omit<LoadedCore, 'exports' | 'memory'> => ({ input: e.inputPointer(), digest: e.digestPointer(), target: e.targetPointer(), chunk: e.chunkBytes(), prefix: null }))
   return {
     kind: 'wasm',
     hashHeader (prefix: Uint8Array, nonce: number): Uint8Array {
@@ -46,12 +47,13 @@ function makeCore (name: WasmPowModule): PowCore {
       c.exports.hashHeader(nonce)
       return c.memory.slice(c.digest, c.digest + HASH_BYTES)
     },
-    search (prefix: Uint8Array, start: number, count: number, difficulty: number): PowSearchResult {
-      checkSearch(start, count, difficulty)
+    search (prefix: Uint8Array, start: number, count: number, target: Uint8Array): PowSearchResult {
+      checkSearch(start, count, target)
       const c = withPrefix(core(), prefix)
+      c.memory.set(target, c.target)
       for (let done = 0; done < count;) {
         const n = Math.min(count - done, MAX_NONCES_PER_CALL)
-        const index = c.exports.search(start + done, n, difficulty)
+        const index = c.exports.search(start + done, n)
         if (index >= 0) {
           const hash = c.memory.slice(c.digest, c.digest + HASH_BYTES)
           return { found: true, nonce: start + done + index, hash, tried: done + index + 1 }
@@ -64,7 +66,7 @@ function makeCore (name: WasmPowModule): PowCore {
 }
 
 /** `prefix`: the prefix whose midstate the core holds (withPrefix) */
-type LoadedCore = LoadedWasmCore<PowExports, { input: number; digest: number; chunk: number; prefix: Buffer | null }>
+type LoadedCore = LoadedWasmCore<PowExports, { input: number; digest: number; target: number; chunk: number; prefix: Buffer | null }>
 
 function withPrefix (c: LoadedCore, prefix: Uint8Array): LoadedCore {
   const view = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength)
@@ -96,5 +98,5 @@ function best (): PowCore {
 export const wasmPowCore: PowCore = {
   kind: 'wasm',
   hashHeader: (prefix, nonce) => best().hashHeader(prefix, nonce),
-  search: (prefix, start, count, difficulty) => best().search(prefix, start, count, difficulty)
+  search: (prefix, start, count, target) => best().search(prefix, start, count, target)
 }

@@ -27,7 +27,7 @@ function run (job: WorkerSearch): void {
     if (from >= NONCE_LIMIT) break
     const count = Math.min(chunk, NONCE_LIMIT - from)
     const started = performance.now()
-    const result = core.search(job.prefix, from, count, job.difficulty)
+    const result = core.search(job.prefix, from, count, job.target)
     Atomics.add(triedTotal, 0, BigInt(result.tried))
     if (result.found) {
       Atomics.store(stop, 0, 1)

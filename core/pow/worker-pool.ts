@@ -16,7 +16,8 @@ export interface PowWorkerPoolOptions {
 export interface PoolSearchRequest {
   /** The header without its trailing 8-byte nonce. */
   prefix: Uint8Array
-  difficulty: number
+  /** 64 bytes, big-endian: the hash must not exceed it (core/chain/target.ts targetBytes) */
+  target: Uint8Array
   /** First nonce to try (default 0); the pool covers startNonce upwards. */
   startNonce?: number
   signal?: AbortSignal
@@ -34,7 +35,7 @@ export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
-  difficulty: number
+  target: Uint8Array
   startNonce: number
   // Int32 stop flag at byte 0, BigInt64 next nonce offset to claim at byte 8
   control: SharedArrayBuffer
@@ -93,14 +94,14 @@ export class PowWorkerPool {
   }
 
   /**
-   * Finds a nonce whose SHA3-512(prefix ‖ nonce) has `difficulty` leading zero hex digits.
+   * Finds a nonce whose SHA3-512(prefix ‖ nonce), as a big-endian integer, is at most `target`.
    * Resolves null when the signal aborts (at once; workers stop within a chunk), when a newer
    * search replaces this one, when the pool closes, or when the nonce space is exhausted.
    */
   search (request: PoolSearchRequest): Promise<PoolSearchResult | null> {
     const startNonce = request.startNonce ?? 0
     try {
-      checkSearch(startNonce, 0, request.difficulty)
+      checkSearch(startNonce, 0, request.target)
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new RangeError(String(err)))
     }
@@ -126,7 +127,7 @@ export class PowWorkerPool {
     this.#rateEnd = null
     // a tight copy: posting a view would clone its whole underlying buffer to every worker
     const prefix = new Uint8Array(request.prefix)
-    const job: WorkerSearch = { id, prefix, difficulty: request.difficulty, startNonce, control }
+    const job: WorkerSearch = { id, prefix, target: new Uint8Array(request.target), startNonce, control }
     for (const worker of this.#workers) {
       worker.ref()
       worker.postMessage(job)

@@ -8,6 +8,7 @@ import type { BlockMeta } from '../chain/keys.ts'
 import { decodeTx } from './tx-view.ts'
 import type { DecodedTx } from './tx-view.ts'
 import type { NameOf } from './names.ts'
+import { decodeBits } from '../chain/target.ts'
 
 export interface BlockSummary {
   height: number
@@ -32,6 +33,10 @@ export interface ListedBlock extends BlockSummary {
 export interface BlockDetail extends ListedBlock {
   merkle_root: string
   nonce: number
+  /** the compact proof-of-work target the header carries (protocol 2) */
+  bits: number
+  /** the target itself, 128 hex digits: the hash is at most this */
+  target: string
   qrng_attestation_present: boolean
   /** registered source id named by the attestation, null for genesis */
   qrng_source: string | null
@@ -78,6 +83,8 @@ export function blockDetail (block: Block, nameOf: NameOf): BlockDetail {
     entropy_evidence: entropyEvidenceOf(block.quantum_signature),
     merkle_root: block.merkle_root,
     nonce: block.nonce,
+    bits: block.bits,
+    target: decodeBits(block.bits).toString(16).padStart(128, '0'),
     qrng_attestation_present: attestation !== undefined && attestation !== null,
     qrng_source: attestation?.source ?? null,
     quantum_signature: block.quantum_signature,

@@ -122,12 +122,14 @@ export const attestationSchema = {
 
 export const blockDetailSchema = {
   type: 'object',
-  required: [...blockSummaryRequired, 'merkle_root', 'nonce', 'qrng_attestation_present', 'quantum_signature', 'entropy_verifiable', 'beacon_rounds', 'transactions'],
+  required: [...blockSummaryRequired, 'merkle_root', 'nonce', 'bits', 'target', 'qrng_attestation_present', 'quantum_signature', 'entropy_verifiable', 'beacon_rounds', 'transactions'],
   properties: {
     ...blockSummaryProperties,
     ...entropyEvidenceProperty,
     merkle_root: str,
     nonce: int,
+    bits: { type: 'integer', description: 'the compact proof-of-work target (E << 24 | M: target = M × 256^(E − 3))' },
+    target: { type: 'string', description: 'the target as 128 hex digits; the block hash is at most it' },
     qrng_attestation_present: bool,
     qrng_source: nullableStr,
     quantum_signature: {

@@ -21,7 +21,8 @@ import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
 import { checkBlockFormat, checkMerkleRoot, validateBlockContext } from '../../core/chain/validate.ts'
 import { leavesOfEncoded } from '../../core/chain/merkle.ts'
 import type { DeferredPairings } from '../../core/chain/validate.ts'
-import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
+import { blockWork, nextBits, retargetTimestampCount } from '../../core/chain/difficulty.ts'
+import { difficultyOfBits } from '../../core/chain/target.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin, ChainService, ConfirmedTx, ProcessOptions, ProcessResult, StoredReceipt } from '../../core/chain/chain-service.ts'
@@ -53,6 +54,12 @@ const PARALLEL_VERIFY_MIN = 4
 const PRUNE_BATCH = 256
 const SIDE_PREFIX = chainKey.sideBlockPrefix()
 /** the height in a side-block index key (`sd:<padded height>:<hash>`) */
+const INVALID_PREFIX = chainKey.invalidBlockPrefix()
+/** invalid blocks kept stored (for the operator to look at) at most; beyond that the lowest go first */
+export const MAX_INVALID_STORED = 1000
+/** hashes of pruned invalid blocks still refused at once, never validated again (a bounded, insertion-ordered set) */
+export const KNOWN_INVALID = 10_000
+const invalidHeightOf = (key: string): number => Number(key.slice(INVALID_PREFIX.length, key.indexOf(':', INVALID_PREFIX.length)))
 const sideHeightOf = (key: string): number => Number(key.slice(SIDE_PREFIX.length, key.indexOf(':', SIDE_PREFIX.length)))
 
 /** the bytes of even-length lower-case hex text; undefined for anything else */
@@ -93,7 +100,12 @@ export interface ChainOptions {
   isVerified?: (tx: Transaction) => boolean
   /** verifies a block's signatures in parallel before it is applied; without it, inline */
   signatureVerifier?: SignatureVerifier
+  /** invalid blocks kept stored at most (MAX_INVALID_STORED) */
+  maxInvalidStored?: number
   now?: () => number
+  /** the lowest height a chain follower may still revert from (follower.ts): side blocks a
+   *  reorg depth below it are kept for it, beyond the node's own horizon */
+  keepSideFrom?: () => number | undefined
 }
 
 /** a block's signature checks on the pool: those sent (id -> signature), and those that verified */
@@ -110,6 +122,7 @@ const metaOf = (block: Block, work: bigint, status: BlockMeta['status']): BlockM
   previous_hash: block.previous_hash,
   timestamp: block.timestamp,
   difficulty: block.difficulty,
+  bits: block.bits,
   tx_count: block.transactions.length,
   miner: block.miner,
   work: work.toString(),
@@ -133,6 +146,11 @@ export class Chain implements ChainService {
   #lock: Promise<unknown> = Promise.resolve()
   /** height of the lowest side block stored (Infinity: none); undefined until a prune has looked */
   #lowestSide: number | undefined
+  /** invalid blocks stored (their `iv:` index entries); undefined until counted */
+  #invalidStored: number | undefined
+  /** the lowest height of a stored invalid block (Infinity: none); undefined until looked */
+  #lowestInvalid: number | undefined
+  readonly #knownInvalid = new Set<string>()
   /** true while connecting a branch of blocks received in bulk (initial sync) */
   #syncing = false
   /** signature checks started for a block before it is processed (ProcessOptions.next), by block object */
@@ -156,7 +174,7 @@ export class Chain implements ChainService {
     if (tip === undefined) {
       const o = new StateOverlay(this.#db)
       applyGenesis(o, genesis, this.#opts.cores.sha3)
-      const meta = metaOf(genesis, blockWork(0), 'main')
+      const meta = metaOf(genesis, blockWork(genesis.bits), 'main')
       const { ops, undo } = o.commitOps()
       ops.push(...this.#linkOps(genesis, meta, undo))
       await this.#write(ops, { sync: true })
@@ -238,13 +256,16 @@ export class Chain implements ChainService {
     return hash === undefined ? undefined : await this.getBlockByHash(hash)
   }
 
-  nextDifficulty (): number { return this.#expectedDifficulty(this.#tip) }
+  nextBits (): number { return this.#expectedBits(this.#tip) }
+  nextDifficulty (): number { return difficultyOfBits(this.nextBits()) }
 
-  #expectedDifficulty (parent: BlockMeta): number {
-    return nextDifficulty(this.params, parent.height + 1, parent.difficulty, () => {
+  /** the bits the schedule demands of a child of `parent` (on whichever branch it lies) */
+  #expectedBits (parent: BlockMeta): number {
+    return nextBits(this.params, parent.height + 1, parent.bits, () => {
       const ts: number[] = []
       let cur: BlockMeta | undefined = parent
-      while (cur !== undefined && ts.length < this.params.difficultyInterval) {
+      const count = retargetTimestampCount(this.params)
+      while (cur !== undefined && ts.length < count) {
         ts.unshift(cur.timestamp)
         cur = cur.height === 0 ? undefined : this.getBlockMeta(cur.previous_hash)
       }
@@ -354,7 +375,10 @@ export class Chain implements ChainService {
       if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
       throw err
     }
-    if (result.status === 'connected' || result.status === 'reorg') await this.#pruneStaleSide()
+    if (result.status === 'connected' || result.status === 'reorg') {
+      await this.#pruneStaleSide()
+      await this.#pruneInvalid()
+    }
     return result
   }
 
@@ -365,7 +389,9 @@ export class Chain implements ChainService {
       if (known.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
       return { status: 'known', hash: block.hash, height: block.height }
     }
+    if (this.#knownInvalid.has(block.hash)) throw new BlockError(BlockErrorCode.BAD_TX, 'block was already found invalid')
     const parent = this.getBlockMeta(block.previous_hash)
+    if (parent === undefined && this.#knownInvalid.has(block.previous_hash)) throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     if (parent === undefined) throw new BlockError(BlockErrorCode.PARENT_UNKNOWN, `parent ${block.previous_hash.slice(0, 16)}… unknown`)
     if (parent.status === 'invalid') throw new BlockError(BlockErrorCode.BAD_TX, 'parent block is invalid')
     if (parent.hash !== this.#tip.hash) this.#admitSide(block, parent, origin, opts)
@@ -386,7 +412,7 @@ export class Chain implements ChainService {
     try {
       const deferred = validateBlockContext(this.params, block, {
         parent,
-        expectedDifficulty: this.#expectedDifficulty(parent),
+        expectedBits: this.#expectedBits(parent),
         now: (this.#opts.now ?? (() => Date.now() / 1000))(),
         cores: this.#opts.cores,
         deferPairings: verifier?.verifyBeacons !== undefined,
@@ -422,7 +448,7 @@ export class Chain implements ChainService {
         throw err
       }
     }
-    const work = BigInt(parent.work) + blockWork(block.difficulty)
+    const work = BigInt(parent.work) + blockWork(block.bits)
     const tipWork = BigInt(this.#tip.work)
 
     if (parent.hash === this.#tip.hash) {
@@ -543,8 +569,8 @@ export class Chain implements ChainService {
     }
     if (origin !== 'peer') return
     const tipWork = BigInt(tip.work)
-    // the difficulty the block must carry (checked by validation next), not the one it claims
-    const work = BigInt(parent.work) + blockWork(this.#expectedDifficulty(parent))
+    // the target the block must carry (checked by validation next), not the one it claims
+    const work = BigInt(parent.work) + blockWork(this.#expectedBits(parent))
     if (work >= tipWork || (opts.branchWork !== undefined && opts.branchWork > tipWork)) return
     throw new BlockError(BlockErrorCode.LIGHT_BRANCH, `side block ${block.height} is lighter than the tip and no heavier header chain backs it; not stored`)
   }
@@ -552,7 +578,8 @@ export class Chain implements ChainService {
   /** Deletes side blocks so far below the tip that no reorg could reach them. */
   async #pruneStaleSide (): Promise<void> {
     // a side block at height h forks at h - 1 or lower: out of reach once h - 1 < tip - limit
-    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const keep = this.#opts.keepSideFrom?.()
+    const below = Math.min(this.#tip.height, keep ?? Infinity) - this.params.maxReorgDepth + 1
     if (below <= 1) return
     // most blocks: no side block at all, or none low enough (no iterator opened, ~0.2 ms a block)
     if (this.#lowestSide !== undefined && this.#lowestSide >= below) return
@@ -586,6 +613,53 @@ export class Chain implements ChainService {
     } else {
       this.#lowestSide = undefined
     }
+  }
+
+  /**
+   * Deletes invalid blocks out of any reorg's reach (at or below tip − reorg limit) and, past
+   * MAX_INVALID_STORED, the lowest ones; their hashes stay in a bounded set refused at once.
+   */
+  async #pruneInvalid (): Promise<void> {
+    if (this.#invalidStored === undefined) {
+      let n = 0
+      let lowest = Infinity
+      for await (const key of this.#db.keys({ gte: INVALID_PREFIX, lt: `${INVALID_PREFIX}~` })) { if (n === 0) lowest = invalidHeightOf(key); n++ }
+      this.#invalidStored = n
+      this.#lowestInvalid = lowest
+    }
+    const below = this.#tip.height - this.params.maxReorgDepth + 1
+    const max = this.#opts.maxInvalidStored ?? MAX_INVALID_STORED
+    if (this.#invalidStored <= max && (this.#lowestInvalid ?? 0) >= below) return
+    const ops: KvOp[] = []
+    const pruned: string[] = []
+    const txs: string[] = []
+    let next = Infinity
+    for await (const key of this.#db.keys({ gte: INVALID_PREFIX, lt: `${INVALID_PREFIX}~`, limit: PRUNE_BATCH })) {
+      const height = invalidHeightOf(key)
+      if (height >= below && this.#invalidStored - pruned.length <= max) { next = height; break }
+      const hash = key.slice(key.lastIndexOf(':') + 1)
+      ops.push({ type: 'del', key })
+      if (this.getBlockMeta(hash)?.status === 'invalid') {
+        const head = parseJson<StoredBlockHead>(await this.#db.get(chainKey.block(hash)))
+        if (head !== undefined) for (const k of blockTxKeys(hash, head)) { ops.push({ type: 'del', key: k }); txs.push(k) }
+        ops.push({ type: 'del', key: chainKey.block(hash) }, { type: 'del', key: chainKey.header(hash) }, { type: 'del', key: chainKey.blockMeta(hash) })
+      }
+      pruned.push(hash)
+    }
+    if (pruned.length === 0) { this.#lowestInvalid = next; return }
+    // refused at once from now on, as the stored mark did (the oldest forgotten past the bound)
+    for (const h of pruned) {
+      this.#knownInvalid.add(h)
+      if (this.#knownInvalid.size > KNOWN_INVALID) this.#knownInvalid.delete(this.#knownInvalid.values().next().value as string)
+    }
+    const evict = (): void => { for (const h of pruned) this.#blocks.delete(h); for (const k of txs) this.#txs.delete(k) }
+    evict()
+    await this.#write(ops)
+    evict()
+    this.#invalidStored -= pruned.length
+    // a full batch may have left more to prune: look again next time
+    this.#lowestInvalid = pruned.length === PRUNE_BATCH ? 0 : next
+    this.#log.debug({ pruned: pruned.length, stored: this.#invalidStored }, 'pruned invalid blocks')
   }
 
   /** Announces a refused block (a reorg's invalid branch block is announced under its own hash). */
@@ -731,8 +805,12 @@ export class Chain implements ChainService {
       this.#rejected(block, err, origin)
       await this.#write([
         ...blockBodyOps(block, encoded?.txs),
-        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) }
+        { type: 'put', key: chainKey.blockMeta(block.hash), value: jsonValue(metaOf(block, work, 'invalid')) },
+        { type: 'put', key: chainKey.invalidBlock(block.height, block.hash), value: new Uint8Array(0) }
       ])
+      if (this.#invalidStored !== undefined) this.#invalidStored++
+      if (this.#lowestInvalid !== undefined) this.#lowestInvalid = Math.min(this.#lowestInvalid, block.height)
+      await this.#pruneInvalid()
       throw err
     }
     await this.#write(result.ops)

@@ -3,6 +3,7 @@ import { definePlugin } from '../../core/kernel/plugin.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { MINING_REWARD_SENDER } from '../../core/chain/types.ts'
 import { Chain } from './chain.ts'
+import { ChainFollowers } from './follower.ts'
 import { DEFAULT_MEMPOOL_BYTES, Mempool } from './mempool.ts'
 import { createContractExecutor } from './contracts.ts'
 import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
@@ -21,7 +22,7 @@ export default definePlugin<ChainPluginConfig>({
   name: 'consensus',
   description: 'block validation, fork choice, reorgs and the mempool',
   apiVersion: '1.0',
-  provides: ['chain', 'mempool', 'verifyPool'],
+  provides: ['chain', 'mempool', 'verifyPool', 'chainFollow'],
   needs: ['chainDb'],
   configSchema: {
     properties: {
@@ -45,7 +46,9 @@ export default definePlugin<ChainPluginConfig>({
     signatureVerifier.warm()
     ctx.provide('verifyPool', signatureVerifier)
     let mempool: Mempool | undefined
+    let followers: ChainFollowers | undefined
     const chain = new Chain({
+      keepSideFrom: () => followers?.keepSideFrom(),
       db: ctx.resolve('chainDb'),
       params: ctx.params,
       hooks: ctx.ownedHooks,
@@ -56,6 +59,12 @@ export default definePlugin<ChainPluginConfig>({
       signatureVerifier
     })
     await chain.init()
+    followers = new ChainFollowers({ chain, db: ctx.resolve('chainDb'), hooks: ctx.hooks, logger: ctx.logger })
+    const following = followers
+    ctx.provide('chainFollow', following)
+    ctx.onStart(async () => { await following.start() })
+    // before any plugin closes: a follower's handler may use what its plugin closes
+    ctx.hooks.stopping.tapPromise('consensus:followers', async () => { await following.stop() })
     mempool = new Mempool({
       chain,
       params: ctx.params,

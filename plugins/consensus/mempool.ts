@@ -1,7 +1,9 @@
 // Pending transactions and their admission rules (DESIGN 3): signature, nonce sequence,
-// balance including the sender's other pending spends, fee floor, contract gas cover,
-// capacity with lowest-fee eviction, a byte budget with lowest-fee-per-byte eviction, a
-// per-sender cap and a time-to-live.
+// balance including the sender's other pending spends, fee floor, contract gas cover, a
+// count cap and a byte budget with lowest-fee-per-byte eviction (the newcomer pays the
+// displaced fee rate plus an incremental relay fee), a minimum fee rate that rises when the
+// pool evicts and decays after (Bitcoin Core's mempoolminfee), a per-sender cap and a
+// time-to-live.
 import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Transaction } from '../../core/chain/types.ts'
@@ -15,9 +17,20 @@ import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
 import { inBlockBytes, txSize } from '../../core/chain/block-size.ts'
 import { declaredGas } from '../../core/chain/tx-rules.ts'
 import type { TemplateBudget } from '../../core/chain/template.ts'
+import { coinToBohm } from '../../core/chain/money.ts'
 
 /** default byte budget: 5,000 ordinary transfers (~5-7 KB) fit many times, or ~440 of the largest allowed */
 export const DEFAULT_MEMPOOL_BYTES = 128 * 1024 * 1024
+
+/**
+ * The incremental relay fee, bohm per byte: what a transaction must pay per byte on top of
+ * the fee rate of what it displaces, so that pushing others out is never free (without it, a
+ * newcomer paying 1 bohm more evicted a whole transaction). 0.0001 coin — the network's
+ * minimum fee — per 5,000 bytes, about one ordinary transfer.
+ */
+export const DEFAULT_INCREMENTAL_FEE_PER_BYTE = coinToBohm(0.0001) / 5000n
+/** the minimum fee rate's half-life once a block arrived after the pool evicted (Bitcoin Core's 12 h; /2 under half full, /4 under a quarter) */
+export const ROLLING_FEE_HALFLIFE_SECONDS = 12 * 3600
 
 export interface MempoolOptions {
   chain: ChainService
@@ -32,6 +45,9 @@ export interface MempoolOptions {
   contractsEnabled: boolean
   /** the kernel's SHA3 and ML-DSA cores (transaction ids, addresses, signatures); default WASM SHA3, native ML-DSA */
   cores?: { sha3: Sha3Core; mldsa: MldsaCore }
+  /** bohm per byte (DEFAULT_INCREMENTAL_FEE_PER_BYTE) */
+  incrementalFeePerByte?: bigint
+  /** seconds */
   now?: () => number
 }
 
@@ -54,6 +70,12 @@ export class Mempool implements MempoolService {
   readonly #verified = new Map<string, string>()
   #bytes = 0
   #now: () => number
+  readonly incrementalFeePerByte: bigint
+  /** bohm per byte; a double like Bitcoin Core's, for the smooth decay */
+  #rollingMinFee = 0
+  #lastRollingUpdate = 0
+  /** decay starts once a block arrived after the last bump (a burst is not forgotten between blocks) */
+  #blockSinceBump = false
 
   constructor (opts: MempoolOptions) {
     this.#opts = opts
@@ -63,6 +85,37 @@ export class Mempool implements MempoolService {
     this.#ttl = opts.ttlSeconds ?? 72 * 3600
     this.#maxFuture = opts.maxFutureSeconds ?? 2 * 3600
     this.#now = opts.now ?? (() => Date.now() / 1000)
+    this.incrementalFeePerByte = opts.incrementalFeePerByte ?? DEFAULT_INCREMENTAL_FEE_PER_BYTE
+  }
+
+  /**
+   * The fee per byte (bohm) a transaction must pay now: 0 until the pool evicts; then the
+   * evicted rate plus the incremental fee, decaying by half every ROLLING_FEE_HALFLIFE_SECONDS
+   * (faster while the pool is emptier) once a block arrived, and 0 again below half the
+   * incremental fee.
+   */
+  minFeePerByte (): bigint {
+    if (!this.#blockSinceBump || this.#rollingMinFee === 0) return BigInt(Math.round(this.#rollingMinFee))
+    const now = this.#now()
+    if (now > this.#lastRollingUpdate + 10) {
+      const usage = Math.max(this.size / this.capacity, this.#bytes / this.maxBytes)
+      const halfLife = ROLLING_FEE_HALFLIFE_SECONDS / (usage < 0.25 ? 4 : usage < 0.5 ? 2 : 1)
+      this.#rollingMinFee /= 2 ** ((now - this.#lastRollingUpdate) / halfLife)
+      this.#lastRollingUpdate = now
+      if (this.#rollingMinFee < Number(this.incrementalFeePerByte) / 2) {
+        this.#rollingMinFee = 0
+        return 0n
+      }
+    }
+    const rolling = BigInt(Math.round(this.#rollingMinFee))
+    return rolling > this.incrementalFeePerByte ? rolling : this.incrementalFeePerByte
+  }
+
+  #bumpMinFee (evicted: Entry): void {
+    const rate = Number(evicted.fee / BigInt(evicted.bytes) + this.incrementalFeePerByte)
+    if (rate > this.#rollingMinFee) this.#rollingMinFee = rate
+    this.#lastRollingUpdate = this.#now()
+    this.#blockSinceBump = false
   }
 
   get size (): number { return this.#byId.size }
@@ -111,6 +164,13 @@ export class Mempool implements MempoolService {
     if (account.balance < this.pendingSpend(tx.sender) + amount + fee) {
       throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee plus the sender\'s pending transactions')
     }
+    // the fee rules are cheap: they come before the signature check
+    const entry: Entry = { tx, amount, fee, addedAt: now, bytes: txSize(tx) }
+    const minRate = this.minFeePerByte()
+    if (fee < minRate * BigInt(entry.bytes)) {
+      throw new TxError(TxErrorCode.MEMPOOL_FULL, `fee of ${fee / BigInt(entry.bytes)} bohm per byte is below the mempool's minimum of ${minRate}, raised while it was full (it decays)`)
+    }
+    const victims = this.#victimsFor(entry)
     // the key a pending predecessor carries will be on chain before this one is applied
     const carried = account.publicKey === null ? pending.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
     checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried }, this.#opts.cores)
@@ -118,8 +178,10 @@ export class Mempool implements MempoolService {
     const refusal = this.#opts.hooks.txAdmission.call(tx)
     if (refusal !== undefined && refusal !== null) throw new TxPolicyError(refusal.code, refusal.reason)
 
-    const entry: Entry = { tx, amount, fee, addedAt: now, bytes: txSize(tx) }
-    this.#makeRoom(entry)
+    for (const v of victims) {
+      this.#remove(v.tx.transaction_id, 'evicted')
+      this.#bumpMinFee(v)
+    }
     this.#byId.set(tx.transaction_id, entry)
     this.#bytes += entry.bytes
     this.#bySender.set(tx.sender, [...pending, entry])
@@ -130,41 +192,46 @@ export class Mempool implements MempoolService {
   }
 
   /**
-   * Makes room for `entry` under the count cap (evicting the lowest fee first) and the byte
-   * budget (evicting the lowest fee per byte first), or throws MEMPOOL_FULL and evicts nothing.
-   * Only tails of other senders' nonce chains are evicted: the newcomer's nonce follows its
-   * sender's tail, and evicting a tail never leaves a gap.
+   * What must go to make room for `entry` under the count cap and the byte budget: the
+   * lowest fee per byte first, only tails of other senders' nonce chains (the newcomer's nonce
+   * follows its own sender's tail, and evicting a tail never leaves a gap). Throws
+   * MEMPOOL_FULL, evicting nothing, when there is no such room or the newcomer's fee does not
+   * cover the highest displaced fee rate plus the incremental fee, over its own size.
    */
-  #makeRoom (entry: Entry): void {
+  #victimsFor (entry: Entry): Entry[] {
     let count = this.#byId.size + 1 - this.capacity
     let bytes = this.#bytes + entry.bytes - this.maxBytes
-    if (count <= 0 && bytes <= 0) return
+    if (count <= 0 && bytes <= 0) return []
     if (entry.bytes > this.maxBytes) throw new TxError(TxErrorCode.MEMPOOL_FULL, `transaction of ${entry.bytes} bytes exceeds the mempool's ${this.maxBytes}-byte budget`)
+    const what = count > 0 ? `mempool full (${this.capacity} transactions)` : `mempool byte budget full (${this.maxBytes} bytes)`
     const tails = new Map<string, number>()
     for (const [owner, list] of this.#bySender) if (owner !== entry.tx.sender) tails.set(owner, list.length - 1)
     const victims: Entry[] = []
+    let dearest: Entry | undefined
     while (count > 0 || bytes > 0) {
-      const byFee = count > 0
       let victim: Entry | undefined
       let victimOwner = ''
       for (const [owner, at] of tails) {
         const tail = at < 0 ? undefined : this.#bySender.get(owner)?.[at]
-        if (tail === undefined) continue
-        if (victim === undefined || (byFee ? tail.fee < victim.fee : cheaperPerByte(tail, victim))) { victim = tail; victimOwner = owner }
+        if (tail !== undefined && (victim === undefined || cheaperPerByte(tail, victim))) { victim = tail; victimOwner = owner }
       }
-      if (byFee && (victim === undefined || victim.fee >= entry.fee)) {
-        throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool full (${this.capacity}) and the fee does not beat the lowest pending fee`)
+      if (victim === undefined || !cheaperPerByte(victim, entry)) {
+        throw new TxError(TxErrorCode.MEMPOOL_FULL, `${what} and the fee per byte does not beat the lowest pending`)
       }
-      if (!byFee && (victim === undefined || !cheaperPerByte(victim, entry))) {
-        throw new TxError(TxErrorCode.MEMPOOL_FULL, `mempool byte budget full (${this.maxBytes} bytes) and the fee per byte does not beat the lowest pending`)
-      }
-      const chosen = victim as Entry
-      victims.push(chosen)
+      victims.push(victim)
+      if (dearest === undefined || cheaperPerByte(dearest, victim)) dearest = victim
       tails.set(victimOwner, (tails.get(victimOwner) as number) - 1)
       count--
-      bytes -= chosen.bytes
+      bytes -= victim.bytes
     }
-    for (const v of victims) this.#remove(v.tx.transaction_id, 'evicted')
+    // fee ≥ (dearest.fee / dearest.bytes + incremental) × entry.bytes, in integers
+    const d = dearest as Entry
+    const needed = d.fee * BigInt(entry.bytes) + this.incrementalFeePerByte * BigInt(entry.bytes) * BigInt(d.bytes)
+    if (entry.fee * BigInt(d.bytes) < needed) {
+      const neededFee = (needed + BigInt(d.bytes) - 1n) / BigInt(d.bytes)
+      throw new TxError(TxErrorCode.MEMPOOL_FULL, `${what}: displacing a transaction costs its fee per byte plus the incremental relay fee of ${this.incrementalFeePerByte} bohm per byte (${neededFee} bohm for ${entry.bytes} bytes)`)
+    }
+    return victims
   }
 
   #remove (txId: string, reason: 'confirmed' | 'evicted' | 'expired' | 'invalidated'): void {
@@ -216,6 +283,7 @@ export class Mempool implements MempoolService {
 
   /** After the tip moved: drop confirmed, expired and no-longer-valid entries, then try to re-admit `returned`. */
   revalidate (confirmedIds: Iterable<string>, returned: Transaction[]): void {
+    this.#blockSinceBump = true
     for (const id of confirmedIds) this.#remove(id, 'confirmed')
     this.#readmit(returned)
     const now = this.#now()

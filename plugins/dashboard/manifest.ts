@@ -10,6 +10,8 @@ import { ConfigError } from '../../core/kernel/config.ts'
 import { addressLookup, nameLookup } from '../../core/views/names.ts'
 import { API_KEY_FILE, loadOrCreateApiKey } from './api-key.ts'
 import { buildDashboardServer } from './server.ts'
+import { httpLimitsSchema } from '../../core/kernel/http-service.ts'
+import type { HttpLimits } from '../../core/kernel/http-service.ts'
 import { NodeEventLog, tapNodeEvents } from '../../core/views/node-events.ts'
 import { EVENT_LOG_SIZE } from './routes/events-route.ts'
 import { HISTORY_SAMPLES, Ring, TIMED_BLOCKS, timingOf } from './history.ts'
@@ -32,6 +34,8 @@ interface DashboardConfig {
   /** names the dashboard may be reached by besides IP literals, localhost and `host` (a
    *  reverse proxy's public name); any other Host header is refused against DNS rebinding */
   allowedHosts: string[]
+  /** slow-client and bad-input limits (timeouts, connection caps, 413 drain, JSON depth) */
+  limits: HttpLimits
   /** seconds between the samples of hash rate, mempool and peers the page charts */
   sampleSeconds: number
 }
@@ -50,6 +54,7 @@ export default definePlugin<DashboardConfig>({
       requireAuth: { type: 'boolean' },
       require_auth: { type: 'boolean', description: 'the SPEC 5 spelling of requireAuth' },
       allowedHosts: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^:/\\s]+$' }, default: [] },
+      limits: httpLimitsSchema(),
       sampleSeconds: { type: 'number', minimum: 0.1, maximum: 3600, default: 5 }
     },
     additionalProperties: false
@@ -122,6 +127,7 @@ export default definePlugin<DashboardConfig>({
       apiKey: apiKey.key,
       requireAuth,
       events,
+      limits: ctx.config.limits,
       operatorMetrics: {
         hooks: ctx.hooks,
         mempool,

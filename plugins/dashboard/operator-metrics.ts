@@ -5,14 +5,18 @@
 // Prometheus' conventions: `ledger_` prefix, base units in the name, `_total` for counters.
 import { Counter, Gauge, Histogram } from 'prom-client'
 import type { Registry } from 'prom-client'
-import type { Hooks } from '../../core/kernel/hooks.ts'
+import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { KvStore } from '../../core/kernel/kv.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { MinerService, PeerService, VerifyPoolStats } from '../../core/kernel/services.ts'
 import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
+import { BlockErrorCode } from '../../core/chain/errors.ts'
+
+/** label values come from fixed sets only, so nothing a peer sends can grow the scrape */
+const REJECTION_CODES: ReadonlySet<string> = new Set(Object.values(BlockErrorCode))
 
 export interface OperatorMetricSources {
-  hooks: Hooks
+  hooks: HookCatalogue
   mempool: MempoolService
   /** the network's minimum fee (coin): what a transaction must pay to be admitted */
   minFeeCoin: number
@@ -40,6 +44,7 @@ export const OPERATOR_METRICS = [
   'ledger_mempool_bytes',
   'ledger_mempool_capacity',
   'ledger_mempool_min_fee',
+  'ledger_mempool_min_fee_bohm_per_byte',
   'ledger_verify_pool_queue_length',
   'ledger_verify_pool_threads',
   'ledger_db_size_bytes',
@@ -75,7 +80,7 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
     labelNames: ['evidence'] as const,
     registers
   })
-  const rejected = new Counter({ name: 'ledger_blocks_rejected_total', help: 'blocks refused, by error code', labelNames: ['code'] as const, registers })
+  const rejected = new Counter({ name: 'ledger_blocks_rejected_total', help: 'blocks refused, by BLOCK_ERROR_* code (other: a code outside that set)', labelNames: ['code'] as const, registers })
   const reorgs = new Counter({ name: 'ledger_reorgs_total', help: 'chain reorganizations', registers })
   const depth = new Histogram({
     name: 'ledger_reorg_depth_blocks',
@@ -90,7 +95,7 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
     if (!e.syncing) lag.observe(Math.max(0, now() - e.block.timestamp))
     connected.inc({ evidence: entropyEvidenceOf(e.block.quantum_signature) })
   })
-  src.hooks.blockRejected.tap('dashboard:metrics', (e) => { rejected.inc({ code: e.code }) })
+  src.hooks.blockRejected.tap('dashboard:metrics', (e) => { rejected.inc({ code: REJECTION_CODES.has(e.code) ? e.code : 'other' }) })
   src.hooks.reorg.tap('dashboard:metrics', (e) => {
     reorgs.inc()
     depth.observe(e.disconnected)
@@ -129,7 +134,8 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
   }
   level('ledger_mempool_bytes', 'bytes of all pending transactions (their wire size)', () => src.mempool.bytes)
   level('ledger_mempool_capacity', 'pending transactions the mempool holds at most', () => src.mempool.capacity)
-  level('ledger_mempool_min_fee', 'the least fee (coin) a transaction must pay to be admitted', () => src.minFeeCoin)
+  level('ledger_mempool_min_fee', "the network's minimum fee (coin): no transaction pays less", () => src.minFeeCoin)
+  level('ledger_mempool_min_fee_bohm_per_byte', 'the fee per byte (bohm) a transaction must pay now to enter the mempool: the rolling minimum an eviction raises, 0 while the pool has room', () => Number(src.mempool.minFeePerByte?.() ?? 0n))
   level('ledger_verify_pool_queue_length', 'signature-verification jobs posted to the verify pool and not yet answered', () => src.verifyPool()?.queueLength() ?? 0)
   level('ledger_verify_pool_threads', 'threads of the signature verify pool', () => src.verifyPool()?.threads ?? 0)
   level('ledger_miner_hashes_per_second', "this node's miner's hash rate (0 when it does not mine)", () => {

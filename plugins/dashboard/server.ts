@@ -2,7 +2,7 @@
 // from listen() so tests can drive it with inject().
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import type { HttpService } from '../../core/kernel/http-service.ts'
+import type { HttpLimits, HttpService } from '../../core/kernel/http-service.ts'
 import type { NodeInfo } from '../../core/kernel/services.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import type { ViewContext } from '../../core/views/context.ts'
@@ -35,6 +35,8 @@ export interface DashboardDeps {
   requireAuth: boolean
   /** the node events the manifest records from the hooks */
   events: NodeEventLog
+  /** the server's slow-client and bad-input limits (defaults when unset) */
+  limits?: Partial<HttpLimits>
   /** what the metrics beyond SPEC's nine read (hooks and services) */
   operatorMetrics: OperatorMetricSources
   /** the samples and block timings the manifest records for the page's charts */
@@ -49,7 +51,7 @@ export const DASHBOARD_ROUTES = [
 
 export async function buildDashboardServer (deps: DashboardDeps): Promise<FastifyInstance> {
   const { http, node, view, services } = deps
-  const app = http.createServer({ logger: deps.logger, name: 'dashboard' })
+  const app = http.createServer({ logger: deps.logger, name: 'dashboard', limits: deps.limits })
   await http.publishOpenApi(app, { title: 'ledger node — dashboard API', description: 'node-local operator dashboard', version: nodeVersion(view.params) })
   installAuth(app, { key: deps.apiKey, requireAuth: deps.requireAuth, writeRoutes: new Set([SUBMIT_ROUTE]), openRoutes: DASHBOARD_PAGE_ROUTES })
 

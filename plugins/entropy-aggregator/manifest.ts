@@ -50,7 +50,10 @@ export default definePlugin<EntropyAggregatorConfig>({
       const addr = app.server.address() as AddressInfo
       bound = { host: c.host, port: addr.port }
       await aggregator.start(c.warmupMs)
-      ctx.logger.info({ url: `http://${c.host}:${addr.port}`, sources: plan.sources, minQuorum: plan.minQuorum, status: aggregator.status, reason: aggregator.reason }, 'entropy aggregator listening')
+      // `configured` is the plan; `serving` what the first round actually mixed (a configured
+      // beacon that is down is not serving), `evidence` what backs it (docs/entropy.md)
+      const health = aggregator.health()
+      ctx.logger.info({ url: `http://${c.host}:${addr.port}`, configured: plan.sources, minQuorum: plan.minQuorum, status: health.status, serving: health.last_fill.source, evidence: health.evidence, reason: health.reason }, 'entropy aggregator listening')
     })
     ctx.onClose(async () => {
       await app.close()

@@ -11,6 +11,7 @@
 // port, since nothing serves on it) and this one, with no data dir.
 import type { Logger } from 'pino'
 import { watchForStop } from '../../core/kernel/lifecycle.ts'
+import { installFaultPolicy } from '../../core/kernel/fault-policy.ts'
 import { ConfigError, resolveConfig } from '../../core/kernel/config.ts'
 import { Kernel } from '../../core/kernel/kernel.ts'
 import { createLogger } from '../../core/kernel/logger.ts'
@@ -65,22 +66,26 @@ export async function startEntropyServer (o: EntropyServerOptions = {}): Promise
   if (!(provider instanceof AggregatorEntropyProvider)) throw new Error('the entropy aggregator did not start its own aggregator')
   const { host, port } = provider.status()
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  logger.info({ url, network, status: provider.aggregator.status, reason: provider.aggregator.reason }, 'entropy server listening')
+  const health = provider.aggregator.health()
+  logger.info({ url, network, status: health.status, serving: health.last_fill.source, evidence: health.evidence, reason: health.reason }, 'entropy server listening')
   return { aggregator: provider.aggregator, host, port, url, close: async () => { await kernel.stop() } }
 }
 
 /** startEntropyServer, then closes cleanly on SIGINT / SIGTERM / SIGHUP or when the process
  *  that started it (npx) exits, and exits. For the CLI. */
 export async function runEntropyServer (o: EntropyServerOptions = {}): Promise<RunningEntropyServer> {
-  const server = await startEntropyServer(o)
+  const logger = o.logger ?? createLogger('info')
+  const server = await startEntropyServer({ ...o, logger })
   let closing = false
-  const shutdown = (): void => {
+  const shutdown = (exitCode = 0): void => {
     if (closing) return
     closing = true
     const hard = setTimeout(() => process.exit(1), 5000)
     hard.unref()
-    server.close().then(() => process.exit(0), () => process.exit(1))
+    server.close().then(() => process.exit(exitCode), () => process.exit(1))
   }
-  watchForStop(shutdown)
+  watchForStop(() => { shutdown() })
+  // the node's policy for errors nobody caught (docs/operator.md, "Faults")
+  installFaultPolicy({ logger, stop: () => { shutdown(1) } })
   return server
 }

@@ -13,6 +13,8 @@ import { serverUrl } from '../../core/kernel/http-service.ts'
 import { flags } from './commands.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import { createHttpService } from './service.ts'
+import { httpLimitsSchema } from '../../core/kernel/http-service.ts'
+import type { HttpLimits } from '../../core/kernel/http-service.ts'
 
 interface HttpConfig {
   host: string
@@ -22,6 +24,8 @@ interface HttpConfig {
   trustProxy: boolean | string[]
   /** origins besides this server's own that may send state-changing requests */
   allowedOrigins: string[]
+  /** slow-client and bad-input limits (timeouts, connection caps, 413 drain, JSON depth) */
+  limits: HttpLimits
 }
 
 export default definePlugin<HttpConfig>({
@@ -41,7 +45,8 @@ export default definePlugin<HttpConfig>({
         ],
         default: false
       },
-      allowedOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] }
+      allowedOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' }, default: [] },
+      limits: httpLimitsSchema()
     },
     additionalProperties: false
   },
@@ -56,7 +61,7 @@ export default definePlugin<HttpConfig>({
     // OpenAPI and the rate-limit support register asynchronously and must precede every
     // route, so the server is prepared here; it is handed out (and later listens) only once a
     // plugin resolves it
-    const app = http.createServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy })
+    const app = http.createServer({ logger: ctx.logger, name: 'public', trustProxy: ctx.config.trustProxy, limits: ctx.config.limits })
     await http.publishOpenApi(app, { title: 'ledger node — public API', description: 'explorer, messenger, admin, playground, stream', version: nodeVersion(ctx.params) })
     http.installCrossSiteGuard(app, { allowedOrigins: ctx.config.allowedOrigins })
     await http.ensureRateLimit(app)

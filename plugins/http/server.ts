@@ -6,8 +6,14 @@
 import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, HttpError } from '../../core/kernel/errors.ts'
+import { storageFault } from '../../core/kernel/kv.ts'
 import type { ErrorBody } from '../../core/kernel/errors.ts'
-import type { HttpServerOptions } from '../../core/kernel/http-service.ts'
+import { DEFAULT_HTTP_LIMITS } from '../../core/kernel/http-service.ts'
+import type { HttpLimits, HttpServerOptions } from '../../core/kernel/http-service.ts'
+import { installConnectionCaps } from './connection-caps.ts'
+import { drainRequest } from './body-drain.ts'
+import { installJsonDepthLimit } from './json-depth.ts'
+import type { Logger } from 'pino'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -27,15 +33,46 @@ function send (reply: FastifyReply, status: number, body: ErrorBody): FastifyRep
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
+/** how often Node looks for requests past their headers or request timeout: often enough
+ *  that a short timeout (a test's) is kept to within a quarter of itself */
+function checkingIntervalMs (l: HttpLimits): number {
+  return Math.min(5000, Math.max(50, Math.floor(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 4)))
+}
+
+/** Fastify logs "Server listening at ..." on every listen; each plugin logs its own line with
+ *  what the operator needs (which server, auth, sources), so fastify's is dropped: one line per
+ *  server. */
+function withoutListenLine (logger: Logger): Logger {
+  return new Proxy(logger, {
+    get (target, prop) {
+      if (prop !== 'info') return Reflect.get(target, prop, target)
+      return (...args: Parameters<Logger['info']>) => {
+        if (typeof args[0] === 'string' && args[0].startsWith('Server listening at ')) return
+        target.info(...args)
+      }
+    }
+  })
+}
+
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits }
   const app = Fastify({
-    loggerInstance: opts.logger.child({ server: opts.name }),
+    loggerInstance: withoutListenLine(opts.logger.child({ server: opts.name })),
     logController: new LogController({ disableRequestLogging: opts.logRequests !== true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.trustProxy ?? false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false } },
     return503OnClosing: true,
     forceCloseConnections: true,
+    // slow clients (issue 31 item 4): Node leaves requestTimeout off when fastify passes 0
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    http: {
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(limits)
+    },
     // a 0x-prefixed SHA3-512 block hash is 130 characters; the router's default limit is 100
     routerOptions: { maxParamLength: 256 },
     // URLs the router refuses before any route runs get the same error shape as the rest
@@ -47,24 +84,47 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
     },
     // a request the HTTP parser cannot read never reaches fastify: answer on the raw socket
     clientErrorHandler (err, socket) {
-      if ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) return
-      const body = JSON.stringify(errorBody('malformed HTTP request'))
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'ECONNRESET' || !socket.writable) return
+      // a client too slow to send its headers or body (issue 31 item 4) is told so, then cut off
+      const timedOut = code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      const body = JSON.stringify(errorBody(timedOut ? `request not received within the server's time limit (headers ${Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)} ms, whole request ${limits.requestTimeoutMs} ms)` : 'malformed HTTP request'))
+      socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
     }
   })
 
-  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+  installConnectionCaps(app.server, {
+    maxConnections: limits.maxConnections,
+    // behind a trusted proxy every socket is the proxy's
+    maxConnectionsPerAddress: opts.trustProxy === undefined || opts.trustProxy === false ? limits.maxConnectionsPerAddress : undefined
+  }, opts.logger.child({ server: opts.name }))
+  installJsonDepthLimit(app as unknown as FastifyInstance, limits.maxJsonDepth)
+
+  app.setErrorHandler(async (err: FastifyError | HttpError, request, reply) => {
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
       return send(reply, err.statusCode, errorBody(err.message, err.phase, err.extra))
     }
     if (err.validation !== undefined) return send(reply, 400, errorBody(validationMessage(err)))
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500
-    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, errorBody(`request body larger than ${BODY_LIMIT} bytes`))
+    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // read the rest first, so a client still writing gets its 413, not a reset
+      await drainRequest(request.raw, { maxBytes: limits.drainBytes, maxMs: limits.drainMs })
+      reply.header('connection', 'close')
+      return send(reply, 413, errorBody(`request body larger than ${BODY_LIMIT} bytes`))
+    }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return send(reply, 400, errorBody('request body is not valid JSON'))
     if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return send(reply, 400, errorBody('request body is empty'))
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, errorBody('unsupported content type; send application/json'))
     if (status >= 400 && status < 500) return send(reply, status, errorBody(err.message))
+    // a full disk or a read-only data dir refused a write: the operator's fault, not the
+    // client's; nothing was committed and the same request may succeed later (issue 31 item 5)
+    const fault = storageFault(err)
+    if (fault !== undefined) {
+      request.log.error({ err, fault }, 'a write to the data dir was refused')
+      reply.header('retry-after', '30')
+      return send(reply, 503, errorBody(`the node cannot write to its data dir (${fault}); nothing was changed, try again later`))
+    }
     request.log.error({ err }, 'internal error')
     return send(reply, 500, errorBody('internal error'))
   })

@@ -7,6 +7,7 @@ import { publishOpenApi } from './openapi.ts'
 import { PAGE_HEADERS, registerWebPage } from './web-page.ts'
 import { cameOverHttps, ClientRateLimit, ensureRateLimit, installCrossSiteGuard, installHostCheck } from './guards.ts'
 import { sessionCookies } from './session.ts'
+import { addressKey } from './connection-caps.ts'
 
 export function createHttpService (): HttpService {
   return {
@@ -19,6 +20,7 @@ export function createHttpService (): HttpService {
     installCrossSiteGuard,
     installHostCheck,
     cameOverHttps,
+    clientKey: (request) => addressKey(request.ip),
     session: sessionCookies
   }
 }

@@ -6,14 +6,41 @@ import { flags } from './commands.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
+import { SyncGate } from './sync-gate.ts'
+import { walletFileAddress, WalletFileError } from '../../core/kernel/wallet-keystore-file.ts'
+import { ConfigError } from '../../core/kernel/config.ts'
 import type { MinerService, MinerStatus } from '../../core/kernel/services.ts'
 
 interface MinerConfig {
   enabled: boolean
+  /** PoW worker threads; 0: one per core but one (at least one) */
   threads: number
   /** payout wallet label in <dataDir>/wallets (default: the node wallet) */
   wallet: string
+  /** payout to this wallet file's address instead (--miner-wallet); it may be encrypted: only
+   *  the address is read, the key stays off the node */
+  walletFile: string | null
   pace: boolean | null
+  /** how long a restarted miner waits for its bootstrap peers before mining on its own tip;
+   *  null: 0 on devnet (mine at once), 30 elsewhere */
+  syncWaitSeconds: number | null
+}
+
+/** Bitcoin Core-like: no block on a stale tip while peers may still have a better chain */
+export const DEFAULT_SYNC_WAIT_SECONDS = 30
+
+/** the default leaves one core to the HTTP servers, p2p and block checks */
+export function defaultMinerThreads (cores = os.availableParallelism()): number {
+  return Math.max(1, cores - 1)
+}
+
+function payoutAddressOf (file: string): string {
+  try {
+    return walletFileAddress(file)
+  } catch (err) {
+    if (err instanceof WalletFileError) throw new ConfigError(`miner.walletFile (--miner-wallet): ${err.message}`)
+    throw err
+  }
 }
 
 export default definePlugin<MinerConfig>({
@@ -28,7 +55,9 @@ export default definePlugin<MinerConfig>({
       enabled: { type: 'boolean', default: true },
       threads: { type: 'integer', minimum: 0, maximum: 256, default: 0 },
       wallet: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'node' },
-      pace: { type: ['boolean', 'null'], default: null }
+      walletFile: { type: ['string', 'null'], minLength: 1, default: null },
+      pace: { type: ['boolean', 'null'], default: null },
+      syncWaitSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 3600, default: null }
     },
     additionalProperties: false
   },
@@ -39,7 +68,7 @@ export default definePlugin<MinerConfig>({
   },
   register (ctx) {
     const wallets = ctx.resolve('wallets')
-    const payout = wallets.getOrCreate(ctx.config.wallet)
+    const payout = ctx.config.walletFile !== null ? { address: payoutAddressOf(ctx.config.walletFile) } : wallets.getOrCreate(ctx.config.wallet)
     if (!WALLET_ADDRESS_RE.test(payout.address)) throw new Error('miner wallet has no valid address')
     if (!ctx.config.enabled) {
       const disabled: MinerStatus = { enabled: false, running: false, blocks_mined: 0, miner_address: payout.address, simulation_mode: false, qrng_source: '', hash_rate: 0, halted_reason: 'mining disabled (--no-mine)' }
@@ -48,7 +77,9 @@ export default definePlugin<MinerConfig>({
       ctx.logger.info('mining disabled')
       return
     }
-    const threads = ctx.config.threads > 0 ? ctx.config.threads : Math.max(1, os.availableParallelism())
+    const threads = ctx.config.threads > 0 ? ctx.config.threads : defaultMinerThreads()
+    const peers = ctx.tryResolve('peers')
+    const syncWait = ctx.config.syncWaitSeconds ?? (ctx.params.name === 'devnet' ? 0 : DEFAULT_SYNC_WAIT_SECONDS)
     const cores = ctx.resolve('cores')
     const pool = new PowWorkerPool({ threads, core: cores.selection.pow })
     const miner = new Miner({
@@ -62,9 +93,15 @@ export default definePlugin<MinerConfig>({
       cores,
       payout,
       attestationKey: wallets.getOrCreate('attestation'),
-      peers: ctx.tryResolve('peers'),
+      peers,
       pace: ctx.config.pace ?? ctx.params.paceBlocks,
-      signal: ctx.signal
+      signal: ctx.signal,
+      syncGate: new SyncGate({
+        peers,
+        immediate: syncWait === 0,
+        height: () => ctx.resolve('chain').tip().height,
+        waitMs: syncWait * 1000
+      })
     })
     ctx.provide('miner', miner)
     ctx.onStart(() => {

@@ -1,6 +1,8 @@
 // The attested miner. Per block: draw >= 64 bytes from the entropy provider (no source, no
 // block: there is no software fallback), build and sign the attestation envelope, assemble
 // the template, and search nonces on the worker pool until found or the tip moves.
+import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../../core/chain/entropy-evidence.ts'
 import type { Logger } from 'pino'
 import type { Hooks, MiningTemplateContext } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
@@ -18,6 +20,8 @@ import { healthViolation } from '../../core/entropy/health.ts'
 import type { PowWorkerPool } from '../../core/pow/worker-pool.ts'
 import { acceptTappedTransactions } from './template-tap.ts'
 import type { Cores } from '../../core/cores/cores.ts'
+import type { SyncGate } from './sync-gate.ts'
+import { bitsTargetBytes, difficultyOfBits } from '../../core/chain/target.ts'
 
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
@@ -33,11 +37,14 @@ export interface MinerOptions {
   pool: PowWorkerPool
   /** the kernel's cores: templates and envelopes are hashed and signed with its SHA3 and ML-DSA */
   cores: Pick<Cores, 'sha3' | 'mldsa' | 'bls'>
-  payout: Wallet
+  /** only its address is used: the payout key never needs to be on the node */
+  payout: Pick<Wallet, 'address'>
   attestationKey: Wallet
   peers?: PeerService
   pace: boolean
   signal: AbortSignal
+  /** holds the first block until this node has synced with its peers (bounded) */
+  syncGate?: SyncGate
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
@@ -94,6 +101,13 @@ export class Miner implements MinerService {
     const { signal } = this.#o
     let backoff = 500
     while (!signal.aborted) {
+      const gate = this.#o.syncGate?.check() ?? null
+      if (gate !== null && !gate.open) {
+        this.#halt(gate.reason)
+        await sleep(500, signal)
+        continue
+      }
+      if (gate?.open === true) this.#o.logger.info({ why: gate.why }, 'mining may start')
       if (this.#o.peers?.syncState() === 'syncing') {
         this.#halt('syncing with peers')
         await sleep(1000, signal)
@@ -136,10 +150,11 @@ export class Miner implements MinerService {
     this.#haltedReason = null
     this.#running = true
     this.#lastSource = draw.source
-    const difficulty = chain.nextDifficulty()
+    const bits = chain.nextBits()
+    const difficulty = difficultyOfBits(bits)
     const supply = chain.totalSupply()
     // filled by count, bytes and gas; a tap of miningTemplate may only reorder or drop them
-    const header = { parent, miner: this.#o.payout.address, timestamp, difficulty, supply, attestation }
+    const header = { parent, miner: this.#o.payout.address, timestamp, bits, supply, attestation }
     const budget = templateBudget(params, header)
     const transactions = this.#tapTemplate(this.#o.mempool.select(budget.count, budget), Object.freeze({ height: parent.height + 1, previousHash: parent.hash, difficulty, timestamp }))
     const { block, prefix } = assembleBlock(params, { ...header, transactions: fitToBudget(transactions, budget) }, this.#o.cores.sha3)
@@ -154,7 +169,7 @@ export class Miner implements MinerService {
     const before = this.#o.pool.hashesTried
     let found
     try {
-      found = await this.#o.pool.search({ prefix, difficulty: block.difficulty, signal: abort.signal })
+      found = await this.#o.pool.search({ prefix, target: bitsTargetBytes(block.bits), signal: abort.signal })
     } finally {
       clearTimeout(stale)
       signal.removeEventListener('abort', onStop)
@@ -236,6 +251,7 @@ export class Miner implements MinerService {
 
 /** The "mined block" log line: txs counts every transaction, the coinbase included, exactly
  *  as the explorer's tx_count does, so the log and the explorer never disagree. */
-export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string } {
-  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source }
+export function minedBlockLogFields (block: Block, source: string): { height: number; hash: string; txs: number; difficulty: number; source: string; evidence: EntropyEvidence } {
+  // evidence: what the attestation proves (docs/entropy.md), beside the source it names
+  return { height: block.height, hash: block.hash.slice(0, 16), txs: block.transactions.length, difficulty: block.difficulty, source, evidence: entropyEvidenceOf(block.quantum_signature) }
 }

@@ -4,6 +4,7 @@
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import { encodeHeader, headerParent } from './header-codec.ts'
 import { forkPoint } from './locator.ts'
+import { setImmediate as nextTick } from 'node:timers/promises'
 import { LIMITS } from './protocol.ts'
 import type { BlocksRequest, HeadersRequest, StatusMessage } from './protocol.ts'
 
@@ -12,9 +13,13 @@ export function ourStatus (chain: ChainService, version: string): StatusMessage 
   return { chain_id: chain.params.chainId, genesis_hash: chain.genesisHash(), best_height: tip.height, best_hash: tip.hash, best_work: tip.work, version }
 }
 
+/** header reads done in one go before other work (other peers, HTTP) gets the event loop */
+export const HEADER_READS_PER_TICK = 250
+
 /**
  * Up to `max` headers after the locator's fork point, from the header index: 272 bytes per
  * header read, never a block body. Blocks stored before the index existed fall back to their body.
+ * The reads are synchronous: every HEADER_READS_PER_TICK of them the event loop runs other work.
  */
 export async function headersAfter (chain: ChainService, req: HeadersRequest): Promise<string[]> {
   const from = forkPoint(chain, req.locator) + 1
@@ -22,6 +27,7 @@ export async function headersAfter (chain: ChainService, req: HeadersRequest): P
   const out: string[] = []
   let previous = chain.hashAtHeight(from - 1)
   for (let h = from; h <= last; h++) {
+    if ((h - from) % HEADER_READS_PER_TICK === HEADER_READS_PER_TICK - 1) await nextTick()
     const hash = chain.hashAtHeight(h)
     const bytes = hash === undefined ? undefined : chain.getHeader(hash) ?? await unindexedHeader(chain, hash)
     // The tip may move under us (a reorg): stop where the chain we read stops linking up,

@@ -4,7 +4,7 @@
 import type { PluginFlag } from '../../core/kernel/plugin.ts'
 
 export const flags: readonly PluginFlag[] = [
-  { name: 'p2p-port', key: 'port', port: true, option: { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet]' } },
+  { name: 'p2p-port', key: 'port', port: true, option: { type: 'number', describe: 'peer-to-peer listener port [default: 18333 testnet, 8333 mainnet, 28333 devnet]' } },
   { name: 'p2p-host', key: 'host', option: { type: 'string', describe: 'peer-to-peer listen address (an IP) [default: 0.0.0.0]' } },
   {
     name: 'peer',

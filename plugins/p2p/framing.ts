@@ -8,8 +8,11 @@ type Chunk = Uint8Array | { subarray(): Uint8Array }
 /** The part of a libp2p Stream this module writes to. */
 export interface FrameSink {
   send(data: Uint8Array): boolean
-  onDrain(): Promise<void>
+  onDrain(options?: { signal?: AbortSignal }): Promise<void>
 }
+
+/** The reader did not take what we sent within the drain deadline. */
+export class UnreadResponseError extends Error { override name = 'UnreadResponseError' }
 
 export function frame (payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + payload.length)
@@ -18,9 +21,19 @@ export function frame (payload: Uint8Array): Uint8Array {
   return out
 }
 
-/** Writes one frame, waiting for the stream to drain when its buffer is full. */
-export async function writeFrame (sink: FrameSink, payload: Uint8Array): Promise<void> {
-  if (!sink.send(frame(payload))) await sink.onDrain()
+/**
+ * Writes one frame, waiting for the stream to drain when its buffer is full; with `drainMs`,
+ * a reader that takes none of it for that long gets UnreadResponseError instead of holding us.
+ */
+export async function writeFrame (sink: FrameSink, payload: Uint8Array, drainMs?: number): Promise<void> {
+  if (sink.send(frame(payload))) return
+  if (drainMs === undefined) { await sink.onDrain(); return }
+  try {
+    await sink.onDrain({ signal: AbortSignal.timeout(drainMs) })
+  } catch (err) {
+    if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') throw new UnreadResponseError(`the peer read nothing for ${drainMs} ms`)
+    throw err
+  }
 }
 
 /** Splits a byte stream into frames; throws WireError on an oversized or truncated frame. */

@@ -8,13 +8,13 @@ import type { PeerId } from '@libp2p/interface'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
-import { BlockError, BlockErrorCode, TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import { BlockError, BlockErrorCode, TxError, txRefusalClass } from '../../core/chain/errors.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Topics } from './protocol.ts'
 import type { PeerItemEvent } from '../../core/kernel/hooks.ts'
-import { PENALTY } from './misbehaviour.ts'
+import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
 
 export interface GossipOptions {
   pubsub: GossipSub
@@ -25,6 +25,8 @@ export interface GossipOptions {
   penalize(peerId: string, points: number, reason: string): void
   /** a relayed block was stored: the peer has at least this chain */
   onPeerBlock(peerId: string, block: Block, work: bigint): void
+  /** a relayed transaction was admitted (the peer is useful: eviction protects it) */
+  onPeerTx?(peerId: string): void
   /** a relayed block does not connect to anything we have: fetch its ancestors */
   onOrphan(peerId: string, block: Block): void
   /** a relayed block was refused before it reached the chain (undecodable or malformed) */
@@ -42,9 +44,6 @@ const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
   [BlockErrorCode.REORG_TOO_DEEP]: PENALTY.staleBlock,
   [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock
 }
-// Transaction errors only a broken or hostile peer causes; the rest (nonce races, a full
-// mempool, a spend the peer's mempool still allowed) are ordinary disagreement.
-const HOSTILE_TX_ERRORS = new Set<string>([TxErrorCode.BAD_FORMAT, TxErrorCode.BAD_ID, TxErrorCode.BAD_SIGNATURE, TxErrorCode.KEY_MISMATCH, TxErrorCode.RESERVED_SENDER])
 
 /** Remembers recent block hashes that came from peers (a bounded insertion-ordered set). */
 export class RecentSet {
@@ -169,10 +168,16 @@ export class Gossip {
     this.#admittingFromPeer = true
     try {
       mempool.add(value as Transaction)
+      this.#o.onPeerTx?.(peerId)
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {
-        return HOSTILE_TX_ERRORS.has(err.code) ? this.#reject(peerId, PENALTY.invalidTx, `invalid transaction: ${err.code} ${err.message}`) : TopicValidatorResult.Ignore
+        // invalid: rejected (no honest node relays it); stale: dropped for a few points (failing
+        // transactions are free junk otherwise); our own limits: dropped quietly
+        const cls = txRefusalClass(err.code)
+        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, `invalid transaction: ${err.code} ${err.message}`)
+        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction: ${err.code}`)
+        return TopicValidatorResult.Ignore
       }
       // mempool.add reports every fault of the input as a TxError: anything else is ours
       this.#o.logger.error({ err }, 'admitting a gossiped transaction failed')

@@ -1,10 +1,13 @@
 // Header-first sync checks every header a peer sends before any body is requested: it must
-// hash to its proof-of-work, extend its parent (height, time), carry the difficulty the
-// schedule demands there, and not lie in the future. Bodies later go through processBlock,
+// be of this block version, hash to at most its target, extend its parent (height, time),
+// carry the target the schedule demands there (canonical and inside the network's bounds),
+// and not lie in the future. Cumulative work is summed from the targets (2^512 / (target + 1)). Bodies later go through processBlock,
 // which checks all of this again along with everything else.
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { blockWork, nextDifficulty } from '../../core/chain/difficulty.ts'
-import { meetsDifficulty } from '../../core/pow/pow-core.ts'
+import { blockWork, nextBits, retargetTimestampCount } from '../../core/chain/difficulty.ts'
+import { BLOCK_VERSION } from '../../core/chain/genesis.ts'
+import { bitsProblem, bitsTargetBytes, decodeBits } from '../../core/chain/target.ts'
+import { meetsTarget } from '../../core/pow/pow-core.ts'
 import type { WireHeader } from './header-codec.ts'
 
 /** What the checks need to know of a header's ancestors (local blocks or headers already checked). */
@@ -13,7 +16,8 @@ export interface HeaderNode {
   height: number
   timestamp: number
   previous_hash: string
-  difficulty: number
+  /** the compact target the block carries */
+  bits: number
   work: bigint
 }
 
@@ -32,24 +36,29 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
   const local = new Map<string, HeaderNode>()
   const find = (hash: string): HeaderNode | undefined => local.get(hash) ?? lookup(hash)
   for (const [i, h] of batch.entries()) {
+    if (h.version !== BLOCK_VERSION) throw new HeaderError(`header ${h.height} has block version ${h.version}, expected ${BLOCK_VERSION}`)
     const parent = i === 0 ? lookup(h.previous_hash) : out[i - 1]
     if (parent === undefined) throw new HeaderError(`header ${h.height} does not connect to a known block`)
     if (h.previous_hash !== parent.hash) throw new HeaderError(`header ${h.height} does not extend the header before it`)
     if (h.height !== parent.height + 1) throw new HeaderError(`header height ${h.height} after parent ${parent.height}`)
     if (!(h.timestamp > parent.timestamp)) throw new HeaderError(`header ${h.height} is not later than its parent`)
     if (h.timestamp > now + params.maxFutureDrift) throw new FutureHeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
-    const expected = nextDifficulty(params, h.height, parent.difficulty, () => intervalTimestamps(parent, params.difficultyInterval, find))
-    if (h.difficulty !== expected) throw new HeaderError(`header ${h.height} has difficulty ${h.difficulty}, the schedule demands ${expected}`)
-    if (!meetsDifficulty(h.hashBytes, h.difficulty)) throw new HeaderError(`header ${h.height} hash does not meet its difficulty`)
-    const node: HeaderNode = { hash: h.hash, height: h.height, timestamp: h.timestamp, previous_hash: h.previous_hash, difficulty: h.difficulty, work: parent.work + blockWork(h.difficulty) }
+    const problem = bitsProblem(h.bits)
+    if (problem !== undefined) throw new HeaderError(`header ${h.height}: ${problem}`)
+    const target = decodeBits(h.bits)
+    if (target > decodeBits(params.easiestBits) || target < decodeBits(params.hardestBits)) throw new HeaderError(`header ${h.height} has a target outside the network's bounds`)
+    const expected = nextBits(params, h.height, parent.bits, () => recentTimestamps(parent, retargetTimestampCount(params), find))
+    if (h.bits !== expected) throw new HeaderError(`header ${h.height} has target bits ${h.bits.toString(16)}, the schedule demands ${expected.toString(16)}`)
+    if (!meetsTarget(h.hashBytes, bitsTargetBytes(h.bits))) throw new HeaderError(`header ${h.height} hash is above its target`)
+    const node: HeaderNode = { hash: h.hash, height: h.height, timestamp: h.timestamp, previous_hash: h.previous_hash, bits: h.bits, work: parent.work + blockWork(h.bits) }
     out.push(node)
     local.set(node.hash, node)
   }
   return out
 }
 
-/** Timestamps of the `count` blocks ending at `last`, oldest first (what nextDifficulty reads). */
-function intervalTimestamps (last: HeaderNode, count: number, find: HeaderLookup): number[] {
+/** Timestamps of the `count` blocks ending at `last`, oldest first (what nextBits reads). */
+function recentTimestamps (last: HeaderNode, count: number, find: HeaderLookup): number[] {
   const ts: number[] = []
   let cur: HeaderNode | undefined = last
   while (cur !== undefined && ts.length < count) {

@@ -9,19 +9,22 @@ import { WireError } from './protocol.ts'
 /** The fields of a header that sync checks before it asks for bodies. */
 export interface WireHeader {
   hash: string
+  version: number
   height: number
   timestamp: number
   previous_hash: string
-  difficulty: number
-  /** SHA3-512 of the header bytes, kept raw for the leading-zero check */
+  /** the compact target (core/chain/target.ts), as the bytes say: not yet checked canonical */
+  bits: number
+  /** SHA3-512 of the header bytes, kept raw for the target check */
   hashBytes: Uint8Array
 }
 
 // Offsets of the fixed layout written by encodeHeaderPrefix.
+const VERSION = 0
 const HEIGHT = 4
 const TIMESTAMP = 12
 const PREVIOUS_HASH = 20
-const DIFFICULTY = 148
+const BITS = 148
 
 export { encodeHeader }
 
@@ -46,10 +49,11 @@ export function decodeHeaderHex (hex: string, powCore: PowCore): WireHeader {
   const hashBytes = powCore.hashHeader(bytes.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))
   return {
     hash: Buffer.from(hashBytes).toString('hex'),
+    version: view.getUint32(VERSION),
     height: Number(height),
     timestamp: view.getFloat64(TIMESTAMP),
     previous_hash: Buffer.from(bytes.subarray(PREVIOUS_HASH, PREVIOUS_HASH + 64)).toString('hex'),
-    difficulty: view.getUint32(DIFFICULTY),
+    bits: view.getUint32(BITS),
     hashBytes
   }
 }

@@ -1,8 +1,9 @@
 // The libp2p stack of a ledger node: TCP, noise, yamux, identify and gossipsub, with a
-// connection gater that keeps banned peers out.
+// connection gater that keeps banned peers out and hands inbound slots out (connection-slots.ts).
 import { createLibp2p } from 'libp2p'
 import type { Libp2p, Metrics, PeerId, PrivateKey } from '@libp2p/interface'
 import { tcp } from '@libp2p/tcp'
+import type { TCPSocketOptions } from '@libp2p/tcp'
 import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
 import { identify } from '@libp2p/identify'
@@ -11,6 +12,8 @@ import { gossipsub } from '@libp2p/gossipsub'
 import type { GossipSub } from '@libp2p/gossipsub'
 import { LIMITS } from './protocol.ts'
 import { ledgerNoiseCrypto } from './noise-crypto.ts'
+import { INBOUND_UPGRADE_TIMEOUT_MS, MAX_PENDING_INBOUND } from './connection-slots.ts'
+import type { ConnectionSlots } from './connection-slots.ts'
 
 export type LedgerLibp2p = Libp2p<{ identify: Identify; pubsub: GossipSub }>
 
@@ -22,6 +25,10 @@ export interface Libp2pNodeOptions {
   isBanned(peerId: string): boolean
   /** libp2p's metrics component (the traffic meter), if any */
   metrics?: Metrics
+  /** inbound slot limits and eviction; without it only bans are checked (test peers) */
+  slots?: ConnectionSlots
+  /** the local address outbound sockets bind (tests and test beds standing for distinct hosts on one machine) */
+  dialFrom?: string
 }
 
 export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLibp2p> {
@@ -29,18 +36,27 @@ export async function createLibp2pNode (o: Libp2pNodeOptions): Promise<LedgerLib
   return await createLibp2p({
     privateKey: o.privateKey,
     addresses: { listen: o.listen },
-    transports: [tcp()],
+    // net.connect takes localAddress; libp2p's type names only a subset of its options
+    transports: [tcp(o.dialFrom === undefined ? {} : { dialOpts: { localAddress: o.dialFrom } as TCPSocketOptions })],
     connectionEncrypters: [noise({ crypto: ledgerNoiseCrypto })],
     streamMuxers: [yamux()],
-    connectionManager: { maxConnections: o.maxConnections },
+    connectionManager: {
+      maxConnections: o.maxConnections,
+      // a budget of pending upgrades wide enough that the per-address and per-netgroup caps
+      // (ConnectionSlots) bite first, with a short deadline to finish noise and yamux
+      maxIncomingPendingConnections: MAX_PENDING_INBOUND,
+      inboundUpgradeTimeout: INBOUND_UPGRADE_TIMEOUT_MS
+    },
     ...(o.metrics === undefined ? {} : { metrics: () => o.metrics as Metrics }),
     // A node busy connecting a batch of blocks may answer a ping late; liveness is judged by
     // our own status requests instead, which drop a peer that stops answering.
     connectionMonitor: { abortConnectionOnPingFailure: false },
     connectionGater: {
       denyDialPeer: banned,
-      denyInboundEncryptedConnection: banned,
-      denyOutboundEncryptedConnection: banned
+      denyOutboundEncryptedConnection: banned,
+      denyInboundConnection: (maConn) => o.slots?.denyInboundConnection(maConn) ?? false,
+      denyInboundEncryptedConnection: (peer) => o.slots?.denyInboundEncryptedConnection(peer.toString()) ?? banned(peer),
+      denyInboundUpgradedConnection: async (peer, maConn) => await o.slots?.denyInboundUpgradedConnection(peer.toString(), maConn) ?? false
     },
     services: {
       identify: identify(),

@@ -24,8 +24,13 @@ import { Gossip } from './gossip.ts'
 import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
+import { TokenBuckets } from './token-bucket.ts'
+import { ConnectionSlots, slotLimits } from './connection-slots.ts'
+import type { SlotConnection } from './connection-slots.ts'
+import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
+import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
 
 export interface P2pSettings {
@@ -62,8 +67,24 @@ export const BANS_FILE = 'p2p-bans.json'
 const OTHER_NETWORK_HOLDOFF_MS = 10 * 60_000
 /** blocks responses served at once across all peers (each at most its byte budget plus a block) */
 const CONCURRENT_BLOCK_RESPONSES = 8
+/**
+ * Headers served per peer, in headers (a request costs what it asks for, at least
+ * HEADERS_MIN_COST): a burst of 10 full requests, then 2 full requests a second. An honest
+ * syncer asks for the next 2,000 while the last batch's bodies download, far below this.
+ */
+export const HEADERS_RATE = { capacity: 20_000, refillPerSecond: 4_000 } as const
+const HEADERS_MIN_COST = 100
+/** how long a peer may leave a response of ours unread before it loses the stream (and its serving slot) */
+const MAX_DRAIN_MS = 5_000
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
+/**
+ * connections libp2p accepts beyond maxPeers: room for an inbound newcomer to reach the gater,
+ * which evicts an inbound peer for it (ConnectionSlots); libp2p's pruner acts only past this
+ */
+const EVICTION_HEADROOM = 4
+/** peer-store tag that keeps the connections this node dialed out of libp2p's pruning */
+const OUTBOUND_TAG = 'ledger-outbound'
 
 export class P2p implements PeerService {
   readonly #o: P2pOptions
@@ -81,6 +102,10 @@ export class P2p implements PeerService {
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
   readonly #traffic = new TrafficMeter()
+  readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
+  /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
+  readonly #addressOf = new Map<string, string>()
+  readonly slots: ConnectionSlots
 
   constructor (o: P2pOptions) {
     this.#o = o
@@ -89,7 +114,18 @@ export class P2p implements PeerService {
     this.misbehaviour = new Misbehaviour({
       file: path.join(o.dataDir, BANS_FILE),
       banSeconds: o.banSeconds,
-      onBan: (peerId, reason) => { this.#onBan(peerId, reason) }
+      onBan: (peerId, reason) => { this.#onBan(peerId, reason) },
+      onPersistError: (err) => { o.logger.warn({ err: err.message, code: err.code }, 'cannot write the ban list; bans are kept in memory') }
+    })
+    this.slots = new ConnectionSlots(slotLimits(o.maxPeers), {
+      connections: () => this.#connections(),
+      usefulness: (peerId) => {
+        const r = this.table.get(peerId)
+        return { pingMs: r?.pingMs ?? Infinity, lastBlockAt: r?.lastBlockAt ?? 0, lastTxAt: r?.lastTxAt ?? 0, protected: this.#redialer?.isBootstrap(peerId) === true }
+      },
+      close: async (id) => { await this.#node?.getConnections().find((c) => c.id === id)?.close({ signal: AbortSignal.timeout(1000) }) },
+      isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
+      isAddressBanned: (ip) => this.misbehaviour.isAddressBanned(ip)
     })
     o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
     // Taps are registered once, here; they do nothing until the node runs.
@@ -108,6 +144,8 @@ export class P2p implements PeerService {
     return this.#syncer?.active === true ? 'syncing' : 'synced'
   }
 
+  bootstrapCount (): number { return this.#bootstrap.length }
+
   // ---- extras for the operator surfaces and tests
 
   get peerId (): string | null { return this.#node?.peerId.toString() ?? null }
@@ -121,6 +159,8 @@ export class P2p implements PeerService {
   }
 
   bans (): Ban[] { return this.misbehaviour.bans() }
+  /** the open connections as the slot rules count them */
+  slotConnections (): SlotConnection[] { return this.#connections() }
   score (peerId: string): number { return this.misbehaviour.score(peerId) }
   /** resolves when no sync round is running */
   async syncIdle (): Promise<void> { await this.#syncer?.idle() }
@@ -151,9 +191,10 @@ export class P2p implements PeerService {
       node = await createLibp2pNode({
         privateKey: identity.privateKey,
         listen: [`/${ip}/${o.host}/tcp/${o.port}`],
-        maxConnections: o.maxPeers,
+        maxConnections: o.maxPeers + EVICTION_HEADROOM,
         isBanned: (id) => this.misbehaviour.isBanned(id),
-        metrics: this.#traffic.libp2pMetrics()
+        metrics: this.#traffic.libp2pMetrics(),
+        slots: this.slots
       })
     } catch (err) {
       // libp2p reports a taken port as a generic listen failure; find the errno so the kernel
@@ -163,11 +204,18 @@ export class P2p implements PeerService {
     this.#node = node
     const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
     this.#client = client
-    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs }, {
+    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS) }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
-      headers: async (req) => await headersAfter(o.chain, req),
+      headers: async (req, peerId) => {
+        if (!this.#headersBudget.take(peerId, Math.max(req.max, HEADERS_MIN_COST))) {
+          this.penalize(peerId, PENALTY.headersFlood, 'headers requests over the rate')
+          return null
+        }
+        return await headersAfter(o.chain, req)
+      },
       blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
-      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) }
+      misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) },
+      unread: (peerId, method) => { this.penalize(peerId, PENALTY.unreadResponse, `did not read its ${method} response`) }
     })
     const syncer = new Syncer({
       params: o.params,
@@ -195,11 +243,20 @@ export class P2p implements PeerService {
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
+      onPeerTx: (peerId) => { const r = this.table.get(peerId); if (r !== undefined) r.lastTxAt = Date.now() },
       onOrphan: (peerId) => { void this.#refresh(peerId) },
       onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) },
       onReceived: (item) => { o.hooks.peerItemReceived.call(item) }
     })
     this.#gossip = gossip
+    node.addEventListener('connection:open', (e) => {
+      const conn = e.detail
+      const ip = ipOf(conn.remoteAddr)
+      const id = conn.remotePeer.toString()
+      if (ip !== undefined) this.#addressOf.set(id, ip)
+      // the peers this node chose itself keep their slots when libp2p prunes
+      if (conn.direction === 'outbound') node.peerStore.merge(conn.remotePeer, { tags: { [OUTBOUND_TAG]: { value: 100 } } }).catch(() => undefined)
+    })
     node.addEventListener('peer:connect', (e) => { void this.#handshake(e.detail) })
     node.addEventListener('peer:disconnect', (e) => { this.#onDisconnect(e.detail.toString()) })
     await node.start()
@@ -219,12 +276,13 @@ export class P2p implements PeerService {
     this.#gossip?.stop()
     await this.#node?.stop()
     await this.#syncer?.idle()
+    await this.misbehaviour.flush()
   }
 
   // ---- peers
 
   penalize (peerId: string, points: number, reason: string): void {
-    const banned = this.misbehaviour.penalize(peerId, points, reason)
+    const banned = this.misbehaviour.penalize(peerId, points, reason, this.#addressOf.get(peerId))
     if (!banned) this.#o.logger.debug({ peer: peerId, points, score: this.misbehaviour.score(peerId), reason }, 'peer penalized')
   }
 
@@ -232,12 +290,22 @@ export class P2p implements PeerService {
     this.#o.logger.warn({ peer: peerId, reason, seconds: this.#o.banSeconds }, 'peer banned')
     this.#redialer?.holdOff(peerId, this.#o.banSeconds * 1000)
     void this.disconnect(peerId).catch(() => undefined)
+    // an address ban drops every other id connected from there too
+    const ip = this.#addressOf.get(peerId)
+    if (ip === undefined || !this.misbehaviour.isAddressBanned(ip)) return
+    for (const c of this.#node?.getConnections() ?? []) {
+      if (ipOf(c.remoteAddr) === ip) void c.close({ signal: AbortSignal.timeout(1000) }).catch(() => undefined)
+    }
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
 
   /** Why a peer's status rules it out of this network, or null when it is one of ours. */
   #incompatible (s: StatusMessage): string | null {
+    // checked first: another protocol's blocks and headers would only fail our rules one by one
+    const protocol = protocolOfVersion(s.version)
+    const ours = protocolOfVersion(this.#o.version)
+    if (protocol !== ours) return `protocol version ${protocol ?? `unknown ("${s.version.slice(0, 16)}")`}, ours ${ours ?? 'unknown'}`
     if (s.chain_id !== this.#o.params.chainId) return `chain id ${s.chain_id}, ours ${this.#o.params.chainId}`
     if (s.genesis_hash !== this.#o.chain.genesisHash()) return 'different genesis block'
     return null
@@ -329,7 +397,14 @@ export class P2p implements PeerService {
     this.#o.hooks.blockRejected.call({ hash, code: BlockErrorCode.BAD_FORMAT, reason, origin: 'peer' })
   }
 
+  #connections (): SlotConnection[] {
+    return (this.#node?.getConnections() ?? []).filter((c) => c.status === 'open').map((c) => ({
+      id: c.id, peerId: c.remotePeer.toString(), remoteAddr: c.remoteAddr, direction: c.direction, openedAt: c.timeline.open
+    }))
+  }
+
   #onDisconnect (id: string): void {
+    this.#addressOf.delete(id)
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')
@@ -342,8 +417,11 @@ export class P2p implements PeerService {
     if (client === null || !this.table.has(id) || this.#refreshing.has(id)) return
     this.#refreshing.add(id)
     try {
+      const started = performance.now()
       const s = await client.status(id, this.#status())
       if (this.#incompatible(s) !== null) { await this.disconnect(id); return }
+      const record = this.table.get(id)
+      if (record !== undefined) record.pingMs = performance.now() - started
       this.table.noteStatus(id, s)
       this.#syncer?.trigger()
     } catch (err) {

@@ -14,6 +14,11 @@ export interface PeerRecord {
   bestWork: bigint
   /** who dialed */
   direction?: 'inbound' | 'outbound'
+  /** the last status round trip (ms); Infinity until measured */
+  pingMs: number
+  /** when the peer last gave us a block we stored / a transaction we admitted (ms; 0: never) */
+  lastBlockAt: number
+  lastTxAt: number
 }
 
 export class PeerTable {
@@ -25,7 +30,7 @@ export class PeerTable {
   all (): PeerRecord[] { return [...this.#peers.values()] }
 
   add (peerId: string, address: string, status: StatusMessage, connectedAt: number, direction?: 'inbound' | 'outbound'): PeerRecord {
-    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n }
+    const record: PeerRecord = { peerId, address, version: status.version, connectedAt, bestHeight: 0, bestHash: status.best_hash, bestWork: 0n, pingMs: Infinity, lastBlockAt: 0, lastTxAt: 0 }
     if (direction !== undefined) record.direction = direction
     this.#peers.set(peerId, record)
     this.noteStatus(peerId, status)
@@ -51,7 +56,9 @@ export class PeerTable {
   /** A block the peer relayed or served: it has at least this much work. */
   noteBlock (peerId: string, height: number, hash: string, work: bigint): void {
     const r = this.#peers.get(peerId)
-    if (r === undefined || work <= r.bestWork) return
+    if (r === undefined) return
+    r.lastBlockAt = Date.now()
+    if (work <= r.bestWork) return
     r.bestHeight = height
     r.bestHash = hash
     r.bestWork = work

@@ -49,6 +49,9 @@ export class Redialer {
     for (const t of this.#targets) if (t.peerId === peerId) t.nextAt = Date.now() + ms
   }
 
+  /** one of the configured bootstrap peers (its slot is protected from eviction) */
+  isBootstrap (peerId: string): boolean { return this.#targets.some((t) => t.peerId === peerId) }
+
   tick (): void {
     const now = Date.now()
     for (const t of this.#targets) {

@@ -4,7 +4,7 @@
 import type { Libp2p, Stream, Connection } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { readFrames, writeFrame } from './framing.ts'
+import { readFrames, UnreadResponseError, writeFrame } from './framing.ts'
 import {
   decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
 } from './protocol.ts'
@@ -21,18 +21,28 @@ export class RequestTimeoutError extends Error { override name = 'RequestTimeout
 export interface RequestHandlers {
   /** the requester's status arrived; answer with ours */
   status(remote: StatusMessage, peerId: string): StatusMessage
-  /** hex headers after the fork point of the locator, oldest first */
-  headers(req: HeadersRequest): Promise<string[]>
+  /** hex headers after the fork point of the locator, oldest first; null refuses the request (over its rate) */
+  headers(req: HeadersRequest, peerId: string): Promise<string[] | null>
   /** binary blocks in the requested order, stopping at the first one we do not have or at the byte budget */
   blocks(req: BlocksRequest): AsyncIterable<Uint8Array>
   misbehaved(peerId: string, reason: string): void
+  /** a peer stopped reading a response we were writing (its slot was freed) */
+  unread?(peerId: string, method: Method): void
 }
 
 export interface ReqRespOptions {
   node: Libp2p
   params: NetworkParams
   timeoutMs: number
+  /**
+   * how long a response write may wait for the peer to read (default: the request timeout);
+   * a peer that reads nothing for this long loses the stream and the serving slot it held
+   */
+  drainMs?: number
 }
+
+/** a request refused because the peer asks too often (the stream is reset, nothing is sent) */
+export class RateLimitedError extends Error { override name = 'RateLimitedError' }
 
 /** Aborts the stream when the request takes longer than allowed. */
 function deadline (stream: Stream, ms: number): () => void {
@@ -52,12 +62,17 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
     async (stream: Stream, connection: Connection): Promise<void> => {
       const peerId = connection.remotePeer.toString()
       const done = deadline(stream, o.timeoutMs)
+      const drainMs = o.drainMs ?? o.timeoutMs
       try {
         const request = await readRequest(stream)
-        for await (const item of respond(request, peerId)) await writeFrame(stream, item instanceof Uint8Array ? item : encodeJson(item))
-        await stream.close()
+        for await (const item of respond(request, peerId)) await writeFrame(stream, item instanceof Uint8Array ? item : encodeJson(item), drainMs)
+        // what is still buffered must be taken within the same deadline
+        await stream.close({ signal: AbortSignal.timeout(drainMs) }).catch((err: unknown) => {
+          throw ['TimeoutError', 'AbortError'].includes((err as Error).name) ? new UnreadResponseError(`the peer did not take the end of the response in ${drainMs} ms`) : err
+        })
       } catch (err) {
         if (err instanceof WireError) h.misbehaved(peerId, `${method} request: ${err.message}`)
+        if (err instanceof UnreadResponseError) h.unread?.(peerId, method)
         stream.abort(err as Error)
       } finally {
         done()
@@ -68,8 +83,10 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
   await o.node.handle(protocolId(o.params, 'status'), serve('status', async function * (req, peerId) {
     yield h.status(parseStatus(req), peerId)
   }), { maxInboundStreams: 2 })
-  await o.node.handle(protocolId(o.params, 'headers'), serve('headers', async function * (req) {
-    yield { headers: await h.headers(parseHeadersRequest(req)) }
+  await o.node.handle(protocolId(o.params, 'headers'), serve('headers', async function * (req, peerId) {
+    const headers = await h.headers(parseHeadersRequest(req), peerId)
+    if (headers === null) throw new RateLimitedError('headers requests over the rate')
+    yield { headers }
   }), { maxInboundStreams: 2 })
   await o.node.handle(protocolId(o.params, 'blocks'), serve('blocks', (req) => h.blocks(parseBlocksRequest(req))), { maxInboundStreams: 4 })
 }

@@ -155,7 +155,7 @@ interface ReceivedBodies {
 
 const metaNode = (m: BlockMeta | undefined): HeaderNode | undefined => m === undefined || m.status === 'invalid'
   ? undefined
-  : { hash: m.hash, height: m.height, timestamp: m.timestamp, previous_hash: m.previous_hash, difficulty: m.difficulty, work: BigInt(m.work) }
+  : { hash: m.hash, height: m.height, timestamp: m.timestamp, previous_hash: m.previous_hash, bits: m.bits, work: BigInt(m.work) }
 
 export class Syncer {
   readonly #o: SyncOptions

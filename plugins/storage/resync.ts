@@ -5,6 +5,7 @@
 import path from 'node:path'
 import { existsSync, rmSync } from 'node:fs'
 import { createInterface } from 'node:readline/promises'
+import { DataDirInUse } from '../../core/kernel/data-dir-lock.ts'
 
 export class ResyncRefused extends Error {}
 
@@ -31,6 +32,7 @@ export async function resync (o: ResyncOptions): Promise<string> {
     lock = await o.probe(chainDir)
   } catch (err) {
     const msg = (err as Error).message
+    if (err instanceof DataDirInUse) throw new ResyncRefused(`refusing: a running node holds ${dir} (pid ${err.owner.pid}, '${err.owner.command}'); stop it first, then resync`)
     if (/in use|lock/i.test(msg)) throw new ResyncRefused(`refusing: a running node holds ${dir} (stop it first, then resync)`)
     throw new ResyncRefused(`refusing: cannot open ${chainDir}: ${msg}`)
   }
@@ -52,6 +54,5 @@ export async function resync (o: ResyncOptions): Promise<string> {
   } finally {
     await lock.release().catch(() => {})
   }
-  rmSync(chainDir, { recursive: true, force: true })
   return `removed ${chainDir}; kept ${path.join(dir, 'admin')} and ${path.join(dir, 'wallets')}. The next 'ledger run' re-syncs the chain from its peers.`
 }

@@ -1,7 +1,9 @@
 // KvStore over RocksDB (@nxtedition/rocksdb). Batches are atomic; the WAL makes a written
 // batch survive a process kill, and `sync` additionally fsyncs it before resolving.
-import { mkdirSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs'
+import path from 'node:path'
 import { RocksLevel } from '@nxtedition/rocksdb'
+import { storageFault, StoreUnavailable } from '../../core/kernel/kv.ts'
 import type { KvOp, KvRange, KvSizeStats, KvStore } from '../../core/kernel/kv.ts'
 
 interface RawRange { gte?: Buffer; gt?: Buffer; lt?: Buffer; lte?: Buffer; reverse?: boolean; limit?: number }
@@ -53,16 +55,56 @@ export interface RocksMemoryStats {
   tableReaders: number
 }
 
+/** room RocksDB needs to reopen (a new MANIFEST, OPTIONS and WAL) and flush a memtable */
+const REOPEN_FREE_BYTES = 4 << 20
+
+/** an fsynced write beside the database, with room to spare: undefined when the file system takes it */
+function writeProbe (location: string): unknown {
+  const probe = path.join(location, `write-probe.${process.pid}`)
+  try {
+    const { bavail, bsize } = statfsSync(location)
+    if (bavail * bsize < REOPEN_FREE_BYTES) return Object.assign(new Error(`no space left on device (${bavail * bsize} bytes free)`), { code: 'ENOSPC' })
+    const fd = openSync(probe, 'w')
+    try {
+      writeSync(fd, Buffer.alloc(64 * 1024))
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    return undefined
+  } catch (err) {
+    return err
+  } finally {
+    rmSync(probe, { force: true })
+  }
+}
+
+/** after a refused write, how long before the next write tries to reopen the database */
+export const REOPEN_INTERVAL_MS = 2000
+
 export class RocksStore implements KvStore {
   readonly location: string
-  readonly #db: RawDb
+  readonly #memory: RocksMemoryOptions
+  #db: RawDb
+  /** the fault of the last refused write; RocksDB refuses every later write until reopened */
+  #fault: StoreUnavailable | undefined
+  #lastReopen = 0
+  #reopening: Promise<void> | undefined
 
-  private constructor (location: string, db: RawDb) {
+  private constructor (location: string, memory: RocksMemoryOptions, db: RawDb) {
     this.location = location
+    this.#memory = memory
     this.#db = db
   }
 
+  /** the fault that refuses writes now, if any (a full disk, a read-only file system) */
+  get fault (): StoreUnavailable | undefined { return this.#fault }
+
   static async open (location: string, memory: RocksMemoryOptions = CHAIN_DB_MEMORY): Promise<RocksStore> {
+    return new RocksStore(location, memory, await RocksStore.#openDb(location, memory))
+  }
+
+  static async #openDb (location: string, memory: RocksMemoryOptions): Promise<RawDb> {
     // owner-only whatever the umask: RocksDB would create the directory 0755 & ~umask
     const db = new RocksLevel(location, {
       keyEncoding: 'buffer',
@@ -95,7 +137,7 @@ export class RocksStore implements KvStore {
       if (/lock/i.test(cause)) throw new Error(`${location} is in use by another process (another ledger node on the same --data-dir?): ${cause}`)
       throw new Error(`cannot open ${location}: ${cause}`)
     }
-    return new RocksStore(location, db)
+    return db
   }
 
   /**
@@ -148,8 +190,53 @@ export class RocksStore implements KvStore {
     return (await this.getMany([key]))[0]
   }
 
+  /**
+   * Atomic. A write the file system refuses (full disk, read-only, I/O error) throws
+   * StoreUnavailable and leaves what was committed intact. RocksDB then keeps refusing writes
+   * even once space returns (its background error is sticky), so a later write first reopens
+   * the database — at most once per REOPEN_INTERVAL_MS; the WAL replays what was committed.
+   */
   async write (ops: KvOp[], opts: { sync?: boolean } = {}): Promise<void> {
     if (ops.length === 0) return
+    if (this.#fault !== undefined) await this.#recover()
+    try {
+      await this.#write(ops, opts)
+    } catch (err) {
+      const fault = storageFault(err)
+      if (fault === undefined) throw err
+      this.#fault = new StoreUnavailable(this.location, fault, err)
+      throw this.#fault
+    }
+    this.#fault = undefined
+  }
+
+  async #recover (): Promise<void> {
+    if (this.#reopening !== undefined) return await this.#reopening
+    const fault = this.#fault as StoreUnavailable
+    if (Date.now() - this.#lastReopen < REOPEN_INTERVAL_MS) throw fault
+    this.#lastReopen = Date.now()
+    // reopened only once the file system takes a write again: a reopen that failed would leave
+    // no handle to read from
+    const refused = writeProbe(this.location)
+    if (refused !== undefined) throw new StoreUnavailable(this.location, storageFault(refused) ?? fault.fault, refused)
+    this.#reopening = (async () => {
+      // the old handle's close reports the same sticky error; RocksDB is closed all the same
+      try { await this.#db.close() } catch { /* the sticky background error */ }
+      try {
+        this.#db = await RocksStore.#openDb(this.location, this.#memory)
+      } catch (err) {
+        // not reopened (the file system still refuses): the next write tries again
+        throw new StoreUnavailable(this.location, storageFault(err) ?? fault.fault, err)
+      }
+    })()
+    try {
+      await this.#reopening
+    } finally {
+      this.#reopening = undefined
+    }
+  }
+
+  async #write (ops: KvOp[], opts: { sync?: boolean }): Promise<void> {
     // values are viewed, not copied: a block's batch carries ~0.5 MB of transactions
     const view = (v: Uint8Array | undefined): Buffer => v === undefined ? Buffer.alloc(0) : Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)
     // A chained batch, written and closed, never `db.batch(array)`: the binding's array form

@@ -1,7 +1,7 @@
 // The node's wallets under <dataDir>/wallets, one 0600 file each (the `wallets` service).
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { generateWallet } from '../../core/chain/wallet.ts'
+import { generateWallet, WalletLockedError } from '../../core/chain/wallet.ts'
 import type { Wallet } from '../../core/chain/wallet.ts'
 import { readWalletFile, writeWalletFile } from '../../core/kernel/wallet-file.ts'
 import type { WalletStore } from '../../core/kernel/services.ts'
@@ -28,7 +28,14 @@ export class FileWalletStore implements WalletStore {
     if (hit !== undefined) return hit
     const file = this.#file(label)
     if (!existsSync(file)) return undefined
-    const w = readWalletFile(file)
+    let w: Wallet
+    try {
+      w = readWalletFile(file)
+    } catch (err) {
+      // the node signs with these unattended (docs/operator.md#wallets): no passphrase to ask
+      if (err instanceof WalletLockedError) throw new Error(`${file} is encrypted, but the node's own wallets stay plain (0600 in a 0700 data dir) so it runs unattended; put the plain file back, or keep an encrypted wallet outside the data dir and pay the miner to it with --miner-wallet FILE`)
+      throw err
+    }
     this.#cache.set(label, w)
     return w
   }

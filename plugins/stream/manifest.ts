@@ -11,6 +11,8 @@ import { EventHub } from './hub.ts'
 import { blockEvent, messageEvent, receiptEvent, txEvent } from './events.ts'
 import type { EventDraft } from './events.ts'
 import { registerStreamRoute } from './routes.ts'
+import { StreamQuota } from './quota.ts'
+import type { FastifyRequest } from 'fastify'
 import { nodeEventDraft, registerNodeStreamRoute, NODE_STREAM_ROUTE } from './node-routes.ts'
 import { tapNodeEvents } from '../../core/views/node-events.ts'
 
@@ -24,6 +26,10 @@ interface StreamConfig {
   /** keys remembered per event type */
   dedupeWindow: number
   maxConnections: number
+  /** open streams one session may hold */
+  maxConnectionsPerSession: number
+  /** open streams one client address may hold (IPv6: per /64), on each server */
+  maxConnectionsPerAddress: number
 }
 
 export default definePlugin<StreamConfig>({
@@ -39,7 +45,9 @@ export default definePlugin<StreamConfig>({
       queueSize: { type: 'integer', minimum: 1, maximum: 10_000, default: 64 },
       replaySize: { type: 'integer', minimum: 0, maximum: 100_000, default: 512 },
       dedupeWindow: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 4096 },
-      maxConnections: { type: 'integer', minimum: 1, default: 10_000 }
+      maxConnections: { type: 'integer', minimum: 1, default: 10_000 },
+      maxConnectionsPerSession: { type: 'integer', minimum: 1, default: 16 },
+      maxConnectionsPerAddress: { type: 'integer', minimum: 1, default: 32 }
     },
     additionalProperties: false
   },
@@ -78,7 +86,9 @@ export default definePlugin<StreamConfig>({
     const http = ctx.resolve('http')
     const app = ctx.resolve('publicHttp')
     await http.session.ensureSupport(app)
-    registerStreamRoute(app, { accounts, hub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections, sessionTokenOf: (request) => http.session.tokenOf(request) })
+    const caps = { queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections, clientKey: (request: FastifyRequest) => http.clientKey(request) }
+    const quota = (): StreamQuota => new StreamQuota({ perSession: ctx.config.maxConnectionsPerSession, perAddress: ctx.config.maxConnectionsPerAddress })
+    registerStreamRoute(app, { ...caps, accounts, hub, quota: quota(), sessionTokenOf: (request) => http.session.tokenOf(request) })
     ctx.onClose(() => hub.close())
 
     const dashboard = ctx.tryResolve('dashboardHttp')
@@ -93,7 +103,7 @@ export default definePlugin<StreamConfig>({
       sessionActive: () => true
     })
     tapNodeEvents(ctx.hooks, 'stream', (event) => { publishOn(nodeHub, event.type, () => nodeEventDraft(event)) })
-    registerNodeStreamRoute(dashboard, { hub: nodeHub, queueSize: ctx.config.queueSize, maxConnections: ctx.config.maxConnections })
+    registerNodeStreamRoute(dashboard, { ...caps, hub: nodeHub, quota: quota() })
     ctx.onClose(() => nodeHub.close())
   }
 })

@@ -9,16 +9,12 @@ import { NODE_EVENT_TYPES } from '../../core/views/node-events.ts'
 import type { NodeEventDraft } from '../../core/views/node-events.ts'
 import { parseFilter } from './filter.ts'
 import type { EventDraft } from './events.ts'
-import type { EventHub } from './hub.ts'
 import { acceptsEventStream, openEventStream } from './routes.ts'
+import type { EventStreamOptions } from './routes.ts'
 
 export const NODE_STREAM_ROUTE = '/api/events/stream'
 
-export interface NodeStreamRouteOptions {
-  hub: EventHub
-  queueSize: number
-  maxConnections: number
-}
+export type NodeStreamRouteOptions = EventStreamOptions
 
 /** a node event as the hub carries it: every one is new (no dedupe key), it touches no address filter */
 export function nodeEventDraft (event: NodeEventDraft): EventDraft<string> {

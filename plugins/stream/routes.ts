@@ -8,12 +8,20 @@ import { parseFilter } from './filter.ts'
 import type { EventFilter } from './filter.ts'
 import { SseConnection } from './connection.ts'
 import type { EventHub } from './hub.ts'
+import type { StreamQuota } from './quota.ts'
 
-export interface StreamRouteOptions {
-  accounts: AccountStore
+/** what openEventStream needs: the hub, its caps, and the per-session / per-address quota */
+export interface EventStreamOptions {
   hub: EventHub
   queueSize: number
   maxConnections: number
+  quota: StreamQuota
+  /** the client address a per-address cap counts (the `http` service's clientKey) */
+  clientKey: (request: FastifyRequest) => string
+}
+
+export interface StreamRouteOptions extends EventStreamOptions {
+  accounts: AccountStore
   /** the request's session cookie, if any (the `http` service reads it) */
   sessionTokenOf: (request: FastifyRequest) => string | undefined
 }
@@ -60,9 +68,12 @@ export function registerStreamRoute (app: FastifyInstance, o: StreamRouteOptions
 }
 
 /** Takes over the response as an SSE stream of `filter`'s events from the hub (replaying
- *  after Last-Event-ID), or refuses with 503 when the hub holds its maximum of streams. */
-export function openEventStream (request: FastifyRequest, reply: FastifyReply, o: { hub: EventHub; maxConnections: number; queueSize: number }, filter: EventFilter, sessionHash: string | null): void {
+ *  after Last-Event-ID), or refuses with 503 when the hub holds its maximum of streams, 429
+ *  when the session or the address holds its own. */
+export function openEventStream (request: FastifyRequest, reply: FastifyReply, o: EventStreamOptions, filter: EventFilter, sessionHash: string | null): void {
   if (o.hub.size >= o.maxConnections) throw new HttpError(503, 'too many open streams; retry later', { headers: { 'retry-after': '30' } })
+  const release = o.quota.take(sessionHash, o.clientKey(request))
+  reply.raw.once('close', release)
   reply.hijack()
   const res = reply.raw
   res.writeHead(200, SSE_HEADERS)

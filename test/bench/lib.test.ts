@@ -71,6 +71,17 @@ t.test('the text table shows figures, unavailable families and verdicts', async 
   t.match(text, /WASM ≥ 2× anchor +>= 2 +1\.50× \/ 1\.80× \/ 1\.90× +MISSED/)
 })
 
+t.test('a missed goal says when the machine was loaded; the load is printed', async (t) => {
+  const busy = renderText(reports, { cores: 2, atStart: 0.4, atEnd: 2.5, familyStart: { pow: 1.8 } })
+  t.match(busy, /WASM ≥ 2× anchor .*MISSED +machine loaded \(1-min load 1\.8 on 2 cores\): re-run on an idle machine/)
+  t.match(busy, 'load average (1 min): 0.4 at start, 2.5 at the end, on 2 cores')
+  const idle = renderText(reports, { cores: 2, atStart: 0.4, atEnd: 0.9, familyStart: { pow: 0.5 } })
+  t.notMatch(idle, 'machine loaded', 'no warning on an idle machine')
+  const met = [{ ...reports[0]!, goals: [goal('pow', 'WASM ≥ 1× anchor', summarize([1.5, 1.8, 1.9]), '>=', 1)] }]
+  t.notMatch(renderText(met, { cores: 2, atStart: 4, atEnd: 4, familyStart: { pow: 4 } }), 'machine loaded', 'a met goal needs no excuse')
+  t.match(renderMarkdown(reports, { cores: 2, atStart: 3, atEnd: 3, familyStart: {} }).goals, '| MISSED | machine loaded (1-min load 3 on 2 cores): re-run on an idle machine |')
+})
+
 t.test('the markdown tables carry the same content', async (t) => {
   const md = renderMarkdown(reports)
   t.match(md.rows, '| pow | WASM core | nonces/s | 1,000,000 | 2,000,000 | 3,000,000 |')

@@ -53,3 +53,35 @@ t.test('not JSON, refusals, unreachable, bad input', async (t) => {
   t.match((await failure(c.buildTransfer(w, { to: w.address, amount: 1, memo: 'x'.repeat(513) }))).message, /--memo must be 1-512/)
   t.match((await failure(c.tx('xyz'))).message, /64 hex/)
 })
+
+t.test('names and prefixes resolve through /api/search; a search that is no answer is refused', async (t) => {
+  const alice = 'ab'.repeat(16)
+  const s = await serve((req, res) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q')
+    const json = (status: number, body: unknown, type?: string): void => {
+      res.writeHead(status, { 'content-type': 'application/json', ...(type === undefined ? {} : { 'x-result-type': type }) })
+      res.end(JSON.stringify(body))
+    }
+    if (q === 'alice') return json(200, { address: `${'0'.repeat(8)}${alice}`, wallet_address: alice, name: 'alice' }, 'address')
+    if (q === 'contract') return json(200, { address: 'cd'.repeat(20), wallet_address: null }, 'address')
+    if (q === 'deadbeef') return json(400, { error: 'more than one transaction id starts with deadbeef: type more characters' })
+    if (q === 'cafebabe') return json(200, { tx_id: 'cafebabe'.repeat(8) }, 'tx')
+    if (q === '12345678') return json(200, { height: 7 }, 'block')
+    if (q === 'html') { res.writeHead(200); res.end('{}'); return }
+    json(404, { error: `no user named ${String(q)}` })
+  })
+  t.teardown(s.close)
+  const c = new LedgerClient({ node: s.url })
+  t.same(await c.resolveRecipient('alice'), { address: alice, name: 'alice' }, 'the wallet form, not the VM form the address page keys by')
+  t.same(await c.resolveRecipient(alice.toUpperCase()), { address: alice }, 'an address needs no search')
+  t.match((await failure(c.resolveRecipient('bob'))).message, '--to bob: no such user name and not a 32-hex wallet address')
+  t.match((await failure(c.resolveRecipient('contract'))).message, '--to contract is not a user name (it names a contract address)')
+  t.match((await failure(c.resolveRecipient('bad name!'))).message, 'must be a 32-hex wallet address or a user name')
+  t.equal(await c.resolveTxId('CAFEBABE'), 'cafebabe'.repeat(8))
+  t.equal(await c.resolveTxId('0x' + 'ef'.repeat(32)), 'ef'.repeat(32), 'a full id needs no search')
+  const ambiguous = await failure(c.resolveTxId('deadbeef'))
+  t.match([ambiguous.status, ambiguous.message], [400, 'more than one transaction id starts with deadbeef: type more characters'])
+  t.match((await failure(c.resolveTxId('12345678'))).message, 'no transaction id starts with 12345678')
+  t.match((await failure(c.resolveTxId('abc'))).message, "a unique prefix of 8 or more; got 'abc'")
+  t.match((await failure(c.search('html'))).message, 'no result type')
+})

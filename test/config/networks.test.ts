@@ -2,7 +2,8 @@
 import t from 'tap'
 import crypto from 'node:crypto'
 import { NETWORKS, networkParams, FOUNDATION_ADDRESS, DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
-import { genesisBlock } from '../../core/chain/genesis.ts'
+import { BLOCK_VERSION, genesisBlock } from '../../core/chain/genesis.ts'
+import { bitsProblem, decodeBits, difficultyOfBits, encodeBits, workOfBits } from '../../core/chain/target.ts'
 import { walletFromSeed } from '../../core/chain/wallet.ts'
 
 t.test('values shared by every network', async (t) => {
@@ -23,15 +24,24 @@ t.test('values shared by every network', async (t) => {
   }
 })
 
-t.test('per-network difficulty and pacing', async (t) => {
+t.test('per-network targets and pacing', async (t) => {
   const { mainnet, testnet, devnet } = NETWORKS
-  t.same([mainnet.minDifficulty, mainnet.maxDifficulty, mainnet.blockTimeTarget, mainnet.fixedDifficulty], [2, 8, 60, false])
+  const d = difficultyOfBits
+  // SPEC 8: mainnet's difficulty ceiling is 8; the floor 2, as before the fine target
+  t.same([d(mainnet.easiestBits), d(mainnet.hardestBits), mainnet.blockTimeTarget, mainnet.fixedDifficulty], [2, 8, 60, false])
   t.same([testnet.blockTimeTarget, testnet.fixedDifficulty], [5, false])
-  t.ok(testnet.minDifficulty <= testnet.initialDifficulty && testnet.initialDifficulty <= testnet.maxDifficulty)
-  t.ok(mainnet.minDifficulty <= mainnet.initialDifficulty && mainnet.initialDifficulty <= mainnet.maxDifficulty)
+  t.same([d(testnet.easiestBits), d(testnet.initialBits), d(testnet.hardestBits)], [2, 6, 7], 'testnet: floor 2, starts at 6 (2^26 hashes), ceiling 7')
+  for (const p of [mainnet, testnet, devnet]) {
+    for (const bits of [p.initialBits, p.easiestBits, p.hardestBits]) t.equal(bitsProblem(bits), undefined, `${p.name}: canonical bits ${bits.toString(16)}`)
+    t.ok(decodeBits(p.hardestBits) <= decodeBits(p.initialBits) && decodeBits(p.initialBits) <= decodeBits(p.easiestBits), `${p.name}: the initial target lies inside the bounds`)
+    t.equal(encodeBits(decodeBits(p.initialBits)), p.initialBits)
+  }
+  // the initial testnet target takes 2^26 hashes: 5 s at 13.4 M hashes/s, two cores of this node's SIMD core
+  t.equal(Math.round(Math.log2(Number(workOfBits(testnet.initialBits)))), 26)
   t.equal(devnet.fixedDifficulty, true)
   t.equal(devnet.paceBlocks, true)
-  t.equal(devnet.minDifficulty, devnet.maxDifficulty)
+  t.same([devnet.easiestBits, devnet.hardestBits], [devnet.initialBits, devnet.initialBits], 'devnet: one fixed target')
+  t.equal(d(devnet.initialBits), 2)
 })
 
 t.test('networks cannot be mistaken for each other', async (t) => {
@@ -42,6 +52,16 @@ t.test('networks cannot be mistaken for each other', async (t) => {
   t.equal(new Set(all.map((p) => genesisBlock(p).hash)).size, 3, 'distinct genesis blocks')
   t.equal(genesisBlock(NETWORKS.testnet).hash, genesisBlock(NETWORKS.testnet).hash, 'genesis is deterministic')
   for (const p of all) t.match(p.magic, /^[0-9a-f]{8}$/)
+})
+
+t.test('genesis is a protocol 2 block carrying the initial target (the chains were reset for it)', async (t) => {
+  for (const p of Object.values(NETWORKS)) {
+    const g = genesisBlock(p)
+    t.equal(g.version, BLOCK_VERSION)
+    t.equal(BLOCK_VERSION, 2)
+    t.equal(g.bits, p.initialBits, `${p.name}: genesis bits`)
+    t.equal(g.difficulty, difficultyOfBits(p.initialBits), `${p.name}: genesis difficulty is its target's leading zeros`)
+  }
 })
 
 t.test('trust lists', async (t) => {

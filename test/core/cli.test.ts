@@ -2,7 +2,7 @@
 // directories (issue 14 item 13) and run takes --p2p-host (item 11).
 import t from 'tap'
 import path from 'node:path'
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { buildCli, commandLine, flagOverrides, UsageError } from '../../core/kernel/cli.ts'
 import { tmpDir, cleanup } from '../helpers/chain.ts'
 
@@ -57,6 +57,38 @@ t.test('the plugins\' flags set their sections as they did when the kernel named
 
 t.test('every command of the tools and the built-in plugins, in the order the CLI names them', async (t) => {
   const line = await commandLine([])
-  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'testbed', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
+  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'status', 'peers', 'testbed', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
   t.ok(line.commands.length >= 7)
+})
+
+t.test('miner flags reach the miner section; the default leaves a core free', async (t) => {
+  const { flags } = await commandLine(['run'])
+  t.same(flagOverrides({ 'mine-threads': 3, 'miner-wallet': 'pay.json', 'miner-sync-wait': 0 }, flags), { miner: { threads: 3, walletFile: path.resolve('pay.json'), syncWaitSeconds: 0 } })
+  t.same(flagOverrides({ mine: false, 'mine-threads': 2 }, flags), { miner: { enabled: false, threads: 2 } })
+  t.throws(() => flagOverrides({ 'mine-threads': -1 }, flags), new UsageError('--mine-threads must be a non-negative integer'))
+  const { defaultMinerThreads } = await import('../../plugins/miner/manifest.ts')
+  t.equal(defaultMinerThreads(8), 7)
+  t.equal(defaultMinerThreads(2), 1)
+  t.equal(defaultMinerThreads(1), 1, 'never zero')
+})
+
+t.test('run --help: the miner flags, and devnet\'s p2p port', async (t) => {
+  const log = t.capture(console, 'log')
+  await run(['run', '--help'])
+  const help = log().map((c) => c.args.join(' ')).join('\n')
+  for (const flag of ['--mine-threads', '--miner-wallet', '--miner-sync-wait']) t.match(help, flag)
+  t.match(help, /28333 devnet/)
+})
+
+t.test('README\'s command table names every command, and only real ones', async (t) => {
+  const { PROJECT_ROOT } = await import('../../core/kernel/cli.ts')
+  const log = t.capture(console, 'log')
+  await buildCli(['--help'], await commandLine(['--help'])).exitProcess(false).parseAsync()
+  const help = log().map((c) => c.args.join(' ')).join('\n')
+  const commands = new Set([...help.matchAll(/^ {2}ledger ([a-z-]+)/gm)].map((m) => m[1]))
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8')
+  const table = new Set([...readme.matchAll(/^\| `npx ledger ([a-z][a-z-]*)/gm)].map((m) => m[1]))
+  t.ok(commands.has('verify') && commands.has('status') && commands.has('peers'), 'the CLI has verify, status, peers')
+  t.same([...commands].filter((c) => !table.has(c)), [], 'every command is in README\'s table')
+  t.same([...table].filter((c) => !commands.has(c)), [], 'every command in the table exists')
 })

@@ -10,7 +10,8 @@ import { CORE_FAMILIES, coreFamilies } from '../../core/cores/cores.ts'
 import type { CoreFamily } from '../../core/cores/cores.ts'
 import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
-import { meetsDifficulty } from '../../core/pow/pow-core.ts'
+import { meetsTarget } from '../../core/pow/pow-core.ts'
+import { bitsTargetBytes } from '../../core/chain/target.ts'
 import type { Interpreter } from '../../core/vm/interpreter.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import type { BeaconPairingInput, BlsCore } from '../../core/crypto/bls.ts'
@@ -26,8 +27,8 @@ const load = <T> (name: string): T => JSON.parse(readFileSync(new URL(`../vector
 
 interface PowVectors {
   hashes: Array<{ prefix: string; nonce: number; hash: string }>
-  searches: Array<{ prefix: string; start: number; difficulty: number; nonce: number; hash: string }>
-  headers: Array<{ name: string; header: string; difficulty: number; hash: string; meets: boolean }>
+  searches: Array<{ prefix: string; start: number; count: number; target: string; found: boolean; nonce: number; hash: string | null; note: string }>
+  headers: Array<{ name: string; header: string; bits: number; target: string; hash: string; meets: boolean }>
 }
 
 interface MldsaVectors {
@@ -62,8 +63,8 @@ const runners: { [F in CoreFamily]: { file: string; run: (t: Test, core: (typeof
       t.ok(v.hashes.length > 0 && v.searches.length > 0 && v.headers.length > 0, 'hashes, searches and headers')
       for (const h of v.hashes) t.equal(hex(core.hashHeader(bytes(h.prefix), h.nonce)), h.hash, `hash: prefix ${h.prefix.length / 2} bytes, nonce ${h.nonce}`)
       for (const s of v.searches) {
-        const r = core.search(bytes(s.prefix), s.start, 1 << 22, s.difficulty)
-        t.same({ found: r.found, nonce: r.nonce, hash: r.hash === null ? null : hex(r.hash) }, { found: true, nonce: s.nonce, hash: s.hash }, `search from ${s.start} at difficulty ${s.difficulty}`)
+        const r = core.search(bytes(s.prefix), s.start, s.count, bytes(s.target))
+        t.same({ found: r.found, nonce: r.nonce, hash: r.hash === null ? null : hex(r.hash) }, { found: s.found, nonce: s.nonce, hash: s.hash }, `search from ${s.start}: ${s.note}`)
       }
       for (const h of v.headers) {
         const header = bytes(h.header)
@@ -71,9 +72,11 @@ const runners: { [F in CoreFamily]: { file: string; run: (t: Test, core: (typeof
         const nonce = Number(header.readBigUInt64BE(header.length - 8))
         const hash = core.hashHeader(prefix, nonce)
         t.equal(hex(hash), h.hash, `header ${h.name}: hash`)
-        t.equal(meetsDifficulty(hash, h.difficulty), h.meets, `header ${h.name}: ${h.meets ? 'meets' : 'misses'} difficulty ${h.difficulty}`)
-        // a search over the header's own nonce finds it exactly when it meets the difficulty
-        t.equal(core.search(prefix, nonce, 1, h.difficulty).found, h.meets, `header ${h.name}: search agrees`)
+        t.equal(hex(bitsTargetBytes(h.bits)), h.target, `header ${h.name}: bits ${h.bits.toString(16)} stand for the target`)
+        t.equal(header.readUInt32BE(148), h.bits, `header ${h.name}: bits at offset 148`)
+        t.equal(meetsTarget(hash, bytes(h.target)), h.meets, `header ${h.name}: ${h.meets ? 'meets' : 'misses'} its target`)
+        // a search over the header's own nonce finds it exactly when it meets the target
+        t.equal(core.search(prefix, nonce, 1, bytes(h.target)).found, h.meets, `header ${h.name}: search agrees`)
       }
     }
   },

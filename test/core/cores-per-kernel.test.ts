@@ -11,6 +11,7 @@ import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 import { startTestNode } from '../helpers/node.ts'
 import type { TestNode } from '../helpers/node.ts'
 import { devWallet, generateWallet, mineBlock, testParams, transfer } from '../helpers/chain.ts'
+import { difficultyTargetBytes } from '../../core/chain/target.ts'
 
 // family/name -> calls, over every method of every registered core
 const calls = new Map<string, number>()
@@ -99,12 +100,12 @@ t.test('a bad selection names the valid cores', async (t) => {
 
 t.test('worker pools take the kernel core by name and their threads look it up', async (t) => {
   const prefix = Buffer.alloc(264, 7)
-  const expected = CORE_FAMILIES.pow.js.search(prefix, 0, 1 << 20, 3)
+  const expected = CORE_FAMILIES.pow.js.search(prefix, 0, 1 << 20, difficultyTargetBytes(3))
   for (const name of Object.keys(CORE_FAMILIES.pow) as Array<keyof typeof CORE_FAMILIES.pow>) {
     const pool = new PowWorkerPool({ threads: 1, core: name })
     t.teardown(() => pool.close())
     t.equal(pool.core, name)
-    const found = await pool.search({ prefix, difficulty: 3 })
+    const found = await pool.search({ prefix, target: difficultyTargetBytes(3) })
     t.equal(found?.nonce, expected.nonce, `a pow=${name} worker finds the nonce every core finds`)
     await pool.close()
   }

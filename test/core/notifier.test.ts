@@ -1,6 +1,9 @@
 // The terminal's status line and startup summary formatting (core/kernel/notifier.ts).
 import t from 'tap'
-import { formatHashRate, formatStatusLine, formatSummary, sample, summaryFromRows } from '../../core/kernel/notifier.ts'
+import { formatHashRate, formatStatusLine, formatSummary, importedBlockLogFields, sample, summaryFromRows } from '../../core/kernel/notifier.ts'
+import { minedBlockLogFields } from '../../plugins/miner/miner.ts'
+import { genesisBlock } from '../../core/chain/genesis.ts'
+import { devWallet, mineBlock, testParams, transfer } from '../helpers/chain.ts'
 import { formatDuration } from '../../core/kernel/duration.ts'
 
 t.test('status line: idle, synced, syncing with progress, blocks/s and ETA', async (t) => {
@@ -49,4 +52,14 @@ t.test('summary: every URL present, absent ones left out', async (t) => {
 t.test('status parts merge; no height, no line', async (t) => {
   t.equal(sample([{ peers: 2 }]), undefined)
   t.same(sample([{ height: 5, mempool: 1 }, { hashRate: null, ownMinerAddress: 'm' }]), { height: 5, peers: 0, hashRate: null, mempool: 1, sync: 'idle', target: 0, ownMinerAddress: 'm' })
+})
+
+t.test('imported block counts its transactions as mined block does (the coinbase too)', async (t) => {
+  const params = testParams()
+  const dev = devWallet()
+  const g = genesisBlock(params)
+  const block = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { txs: [transfer(params, dev, '00'.repeat(16), 1, 0)] })
+  t.equal(block.transactions.length, 2, 'the coinbase and one transfer')
+  t.equal(importedBlockLogFields(block).txs, 2)
+  t.equal(importedBlockLogFields(block).txs, minedBlockLogFields(block, 'x').txs)
 })

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launchChromium } from '../helpers/browser.ts'
 import { startExplorerNode } from '../plugins/explorer/fixtures/explorer-node.ts'
 import { devnetRound } from '../../core/entropy/devnet-beacon.ts'
+import { makeAttestation, mineBlock, testParams } from '../helpers/chain.ts'
 import type { BlockDetail } from '../../core/views/block-view.ts'
 
 t.test('the block view shows the attestation and verifies it in the browser', async (t) => {
@@ -84,4 +85,37 @@ t.test('the block view shows the attestation and verifies it in the browser', as
     e.local_entropy = e.local_entropy.replace(/^./, (c) => c === '0' ? '1' : '0')
   }), /^not verified: seed and proof are not derived/)
   t.same(pageErrors, [], 'no script errors')
+})
+
+t.test('testnet with no beacon reachable: blocks say they carry no evidence, nowhere "attested" or green', async (t) => {
+  // the testnet rule: blocks without beacon evidence are accepted (minBeacons 0)
+  const params = testParams({ minBeacons: 0 })
+  const node = await startExplorerNode({ plugins: ['storage', 'consensus', 'http', 'explorer'], params })
+  let browser: Browser | undefined
+  t.teardown(async () => { await browser?.close(); await node.stop() })
+  const tip = node.resolve('chain').tip()
+  const ts = Math.max(tip.timestamp + 1, Math.floor(Date.now() / 1000) - 30)
+  const block = mineBlock(params, { hash: tip.hash, height: tip.height, timestamp: tip.timestamp }, { timestamp: ts, attestation: makeAttestation(ts, { source: 'self-hosted', params }) })
+  t.equal((await node.resolve('chain').processBlock(block, 'test')).status, 'connected')
+  const base = `http://127.0.0.1:${(node.app.server.address() as AddressInfo).port}`
+  const listed = await (await fetch(`${base}/api/explorer/blocks`)).json() as { blocks: Array<{ height: number; quantum_verified: boolean; entropy_evidence: string }> }
+  t.match(listed.blocks[0], { height: 1, quantum_verified: true, entropy_evidence: 'no-evidence' }, 'SPEC\'s field keeps its value; the evidence says what it proves')
+
+  browser = await launchChromium()
+  const page = await browser.newPage()
+  page.setDefaultTimeout(30_000)
+  const pageErrors: string[] = []
+  page.on('pageerror', (err) => pageErrors.push(err.message))
+  await page.goto(`${base}/explorer#/`)
+  await page.waitForSelector('#blocks tr[data-height="1"] [data-evidence]')
+  t.equal(await page.textContent('#blocks tr[data-height="1"] [data-evidence]'), 'no evidence')
+  t.notMatch(await page.getAttribute('#blocks tr[data-height="1"] [data-evidence]', 'class'), /\bok\b/, 'not green')
+  await page.goto(`${base}/explorer#/block/1`)
+  await page.waitForSelector('#attestation-badge[data-state="verified"]')
+  t.equal(await page.textContent('#attestation-rounds'), 'none: no evidence')
+  t.equal(await page.textContent('#block-evidence [data-evidence]'), 'no evidence')
+  t.equal(await page.textContent('#attestation-badge'), 'self-consistent in your browser; no evidence', 'the browser checked the derivation and commitment, and says nothing more was proven')
+  t.notMatch(await page.getAttribute('#attestation-badge', 'class'), /\bok\b/, 'not green')
+  t.notOk((await page.textContent('#view') ?? '').includes('attested'), 'no "attested" anywhere on the page')
+  t.same(pageErrors, [])
 })

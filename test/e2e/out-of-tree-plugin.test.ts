@@ -5,9 +5,9 @@
 // repository's node_modules. Then `npm run typecheck` and `npm test` run in the copy.
 import t from 'tap'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs'
 import { cleanup, tmpDir } from '../helpers/chain.ts'
+import { npm } from './fixtures/example-package.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const EXAMPLE = path.join(ROOT, 'examples', 'block-stats-plugin')
@@ -19,34 +19,6 @@ const pkg = JSON.parse(readFileSync(path.join(EXAMPLE, 'package.json'), 'utf8'))
 
 // typecheck (tens of seconds on a loaded machine) plus a real node that mines and confirms a transfer
 t.setTimeout(300_000)
-
-interface Run { code: number | null; output: string }
-
-/** `npm <args>` in `cwd`, in its own process group so that a timeout ends the whole tree */
-async function npm (args: string[], cwd: string, timeoutMs: number): Promise<Run> {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(process.env)) {
-    // not the outer tap run's settings, nor the outer npm's
-    if (v !== undefined && !/^(TAP|_TAPJS|NODE_OPTIONS$|npm_)/i.test(k)) env[k] = v
-  }
-  Object.assign(env, {
-    PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-    npm_config_offline: 'true',
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false'
-  })
-  const child = spawn('npm', args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { output += d })
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { output += d })
-  const killGroup = (): void => { try { process.kill(-(child.pid as number), 'SIGKILL') } catch { /* already gone */ } }
-  const timer = setTimeout(() => { output += `\n[killed after ${timeoutMs} ms]`; killGroup() }, timeoutMs)
-  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)))
-  clearTimeout(timer)
-  killGroup()
-  return { code, output }
-}
 
 function sourceFiles (dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

@@ -30,7 +30,7 @@ t.test('a rogue peer is banned and dropped; the honest nodes carry on', async (t
   // The rogue claims the bare genesis chain of the network: enough to pass the handshake.
   const g = genesisBlock(params)
   const rogue = await startRogue(t, params, a.address, () => ({
-    chain_id: params.chainId, genesis_hash: g.hash, best_height: 0, best_hash: g.hash, best_work: blockWork(g.difficulty).toString(), version: nodeVersion(params)
+    chain_id: params.chainId, genesis_hash: g.hash, best_height: 0, best_hash: g.hash, best_work: blockWork(g.bits).toString(), version: nodeVersion(params)
   }))
   await waitUntil('a to accept the rogue as a peer', async () => (await a.state()).peers.some((p) => p.peer_id === rogue.peerId))
 

@@ -28,5 +28,5 @@ t.test('three nodes, two of them producing, converge on one tip', async (t) => {
   for (const s of states) t.equal(s.sync_state, 'synced')
   const cPeers = states[2]?.peers ?? []
   t.same(cPeers.map((p) => p.address).sort(), [a.address, b.address].sort(), 'c lists a and b by host:port')
-  t.ok(cPeers.every((p) => p.version === '1-devnet' && p.best_height >= 1 && p.peer_id.startsWith('12D3KooW')))
+  t.ok(cPeers.every((p) => p.version === '2-devnet' && p.best_height >= 1 && p.peer_id.startsWith('12D3KooW')))
 })

@@ -34,7 +34,7 @@ function genesisFork (n: number, seed: number, txs: Transaction[] = []): Block[]
   const out: Block[] = []
   let parent: ParentRef = { hash: genesis.hash, height: 0, timestamp: genesis.timestamp }
   for (let i = 0; i < n; i++) {
-    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 + seed / 1000, difficulty: params.initialDifficulty, txs: i === 0 ? txs : [] })
+    const b = mineBlock(params, parent, { timestamp: parent.timestamp + 1 + seed / 1000, bits: params.initialBits, txs: i === 0 ? txs : [] })
     out.push(b)
     parent = { hash: b.hash, height: b.height, timestamp: b.timestamp }
   }

@@ -3,6 +3,7 @@
 // refusal printed in one line with exit 2.
 import t from 'tap'
 import path from 'node:path'
+import { writeFileSync } from 'node:fs'
 import { DEVNET_DEV_ACCOUNT } from '../../config/networks.ts'
 import { walletFromSeed } from '../../core/chain/wallet.ts'
 import { writeWalletFile } from '../../core/kernel/wallet-file.ts'
@@ -52,7 +53,7 @@ t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', as
   t.test('refusals are one line, exit 2', async (t) => {
     const overspend = await ledger(['tx', 'send', '--wallet', path.join(dir, 'alice.json'), '--to', DEVNET_DEV_ACCOUNT.address, '--amount', '1000', '--api-key-file', keyFile, ...at])
     t.equal(overspend.code, 2)
-    t.match(overspend.stderr, /^ledger: node refused \(400 [A-Z_]+\): .*balance/i)
+    t.match(overspend.stderr, /^ledger: insufficient funds: [0-9a-f]{32} has 19\.99 coin spendable; this transfer needs 1000(\.\d+)? \(1000 \+ fee [\d.]+\)\n$/)
     const noKey = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '1', ...at], { env: { LEDGER_API_KEY: '' } })
     t.equal(noKey.code, 2)
     t.match(noKey.stderr, /needs the dashboard API key/)
@@ -60,7 +61,11 @@ t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', as
     t.equal(badKey.code, 2)
     t.match(badKey.stderr, /node refused \(401\): invalid or missing API key/)
     const badTo = await ledger(['tx', 'send', '--wallet', devFile, '--to', 'bob', '--amount', '1', '--api-key', 'x', ...at])
-    t.match([badTo.code, badTo.stderr], [2, /--to must be a 32-hex wallet address/])
+    t.match([badTo.code, badTo.stderr], [2, /--to bob: no such user name and not a 32-hex wallet address/])
+    const badPrefix = await ledger(['tx', 'status', 'abc', ...at])
+    t.match([badPrefix.code, badPrefix.stderr], [2, /a unique prefix of 8 or more; got 'abc'/])
+    const noPrefix = await ledger(['tx', 'status', 'ffffffffff', ...at])
+    t.match([noPrefix.code, noPrefix.stderr], [2, /no transaction id starts with ffffffffff/])
     const badAmount = await ledger(['tx', 'send', '--wallet', devFile, '--to', alice, '--amount', '-3', '--api-key', 'x', ...at])
     t.match([badAmount.code, badAmount.stderr], [2, /--amount must be a non-negative coin amount/])
     const noWallet = await ledger(['wallet', 'balance', '--wallet', path.join(dir, 'nope.json'), ...at])
@@ -83,6 +88,38 @@ t.test('keygen -> fund from the dev account -> send -> confirmed -> balance', as
     const tx = await client.waitForConfirmation(body.faucet_tx as string, { timeoutMs: 60_000 })
     t.equal(tx.sender, DEVNET_DEV_ACCOUNT.address, 'from the dev account, not the miner wallet')
     t.equal((await client.account(body.address)).balance, 100)
+  })
+
+  t.test('the dev account in one command, sealed; pay a user by name; follow by prefix', async (t) => {
+    const pw = path.join(dir, 'pw')
+    writeFileSync(pw, 'dev pass phrase\n')
+    const sealed = path.join(dir, 'dev-sealed.json')
+    const imp = await ledger(['wallet', 'import', '--seed', DEVNET_DEV_ACCOUNT.seed, '--out', sealed, '--password-file', pw, '--light-kdf'])
+    t.equal(imp.code, 0, imp.stderr)
+    const noPass = await ledger(['tx', 'send', '--wallet', sealed, '--to', 'devuser', '--amount', '2', '--api-key-file', keyFile, ...at])
+    t.match([noPass.code, noPass.stderr], [2, /a passphrase is needed and there is no terminal to ask on: pass --password-file FILE/])
+    const before = (await new LedgerClient({ node: node.dashboard }).search('devuser'))
+    t.equal(before.type, 'address')
+    const sent = await ledger(['tx', 'send', '--wallet', sealed, '--password-file', pw, '--to', 'devuser', '--amount', '2', '--api-key-file', keyFile, ...at])
+    t.equal(sent.code, 0, sent.stderr)
+    t.match(sent.stderr, /^devuser is [0-9a-f]{32}$/m, 'says whom the name resolved to')
+    const txId = /accepted: ([0-9a-f]{64})/.exec(sent.stdout)?.[1] as string
+    const status = await ledger(['tx', 'status', txId.slice(0, 8), '--json', ...at])
+    t.equal(status.code, 0, status.stderr)
+    const s = JSON.parse(status.stdout) as { tx_id: string; recipient: string; amount: number }
+    t.match(s, { tx_id: txId, amount: 2 })
+    t.equal(s.recipient, before.type === 'address' ? before.address : '', 'paid to the name\'s wallet')
+  })
+
+  t.test('status and peers from a shell', async (t) => {
+    const st = await ledger(['status', ...at])
+    t.equal(st.code, 0, st.stderr)
+    t.match(st.stdout, /^height {3}\d+ \(tip \d+ s old\)\nsync {5}idle\npeers {4}0\nmining {3}(on|halted)/)
+    const js = JSON.parse((await ledger(['status', '--json', ...at])).stdout) as { chain_height: number; mining: { enabled: boolean } }
+    t.ok(js.chain_height >= 1)
+    t.equal(js.mining.enabled, true)
+    const peers = await ledger(['peers', ...at])
+    t.match([peers.code, peers.stdout.trim()], [0, 'no peers (sync idle)'])
   })
 
   t.test('the client module does the same from a script', async (t) => {

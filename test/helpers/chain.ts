@@ -19,7 +19,8 @@ import { ENTROPY_SOURCE_REGISTRY } from '../../config/entropy-sources.ts'
 import type { EntropySourceEntry } from '../../config/entropy-sources.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
-import { getPowCore, meetsDifficulty } from '../../core/pow/pow-core.ts'
+import { getPowCore, meetsTarget } from '../../core/pow/pow-core.ts'
+import { bitsForDifficulty, bitsTargetBytes } from '../../core/chain/target.ts'
 import { createHooks, isolateListeners } from '../../core/kernel/hooks.ts'
 import type { ListenerFailure } from '../../core/kernel/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/chain/wallet.ts'
@@ -75,8 +76,11 @@ export const testRoundSigners: Record<string, RoundSigner> = Object.fromEntries(
   return { ...b }
 }]))
 
+/** devnet's rules at difficulty 1 (~16 hashes a block), fixed unless overridden */
+export const TEST_BITS = bitsForDifficulty(1)
+
 export function testParams (overrides: Partial<NetworkParams> = {}): NetworkParams {
-  return { ...NETWORKS.devnet, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 1, fixedDifficulty: true, paceBlocks: false, faucetSeed: undefined, sourceRegistry: TEST_REGISTRY, ...overrides }
+  return { ...NETWORKS.devnet, initialBits: TEST_BITS, easiestBits: TEST_BITS, hardestBits: TEST_BITS, fixedDifficulty: true, paceBlocks: false, faucetSeed: undefined, sourceRegistry: TEST_REGISTRY, ...overrides }
 }
 
 export const devWallet = (): Wallet => walletFromSeed(Buffer.from(DEVNET_DEV_ACCOUNT.seed, 'hex'))
@@ -134,6 +138,9 @@ export interface BlockOptions {
   miner?: string
   txs?: Transaction[]
   timestamp?: number
+  /** the compact target (default the network's initial one) */
+  bits?: number
+  /** shorthand: bits = the easiest target of this many leading zero hex digits */
   difficulty?: number
   attestation?: Attestation | null
   supply?: bigint
@@ -150,7 +157,7 @@ export function mineBlock (params: NetworkParams, parent: ParentRef, opts: Block
     miner: opts.miner ?? devWallet().address,
     transactions: opts.txs ?? [],
     timestamp,
-    difficulty: opts.difficulty ?? params.initialDifficulty,
+    bits: opts.bits ?? (opts.difficulty !== undefined ? bitsForDifficulty(opts.difficulty) : params.initialBits),
     supply: opts.supply ?? coinToBohm(2_000_000),
     attestation,
     coinbaseAmount: opts.coinbaseAmount
@@ -161,26 +168,26 @@ export function mineBlock (params: NetworkParams, parent: ParentRef, opts: Block
 
 /** Runs the proof-of-work over the block as it stands (after edits) and sets nonce and hash. */
 export function sealBlock (block: Block): Block {
-  const result = getPowCore('js').search(encodeHeaderPrefix(block), 0, 1 << 24, block.difficulty)
+  const result = getPowCore('js').search(encodeHeaderPrefix(block), 0, 1 << 24, bitsTargetBytes(block.bits))
   if (!result.found || result.hash === null) throw new Error('no nonce found')
   block.nonce = result.nonce
   block.hash = Buffer.from(result.hash).toString('hex')
   return block
 }
 
-/** Sets a nonce whose correctly computed hash MISSES the difficulty (a block without proof-of-work). */
+/** Sets a nonce whose correctly computed hash MISSES the target (a block without proof-of-work). */
 export function sealWithoutPow (block: Block): Block {
   const core = getPowCore('js')
   const prefix = encodeHeaderPrefix(block)
   for (let nonce = 0; nonce < 1 << 20; nonce++) {
     const hash = core.hashHeader(prefix, nonce)
-    if (!meetsDifficulty(hash, block.difficulty)) {
+    if (!meetsTarget(hash, bitsTargetBytes(block.bits))) {
       block.nonce = nonce
       block.hash = Buffer.from(hash).toString('hex')
       return block
     }
   }
-  throw new Error('every nonce met the difficulty')
+  throw new Error('every nonce met the target')
 }
 
 export function transfer (params: NetworkParams, from: Wallet, to: string, amount: number, nonce: number, opts: { fee?: number; withKey?: boolean; data?: Record<string, unknown>; timestamp?: number } = {}): Transaction {
@@ -206,6 +213,8 @@ export interface TestChainOptions {
   vm?: VmCoreKind | null
   /** run hook listeners in isolation as the kernel does, reporting failures here */
   onListenerFailure?: ListenerFailure
+  /** ChainOptions.maxInvalidStored */
+  maxInvalidStored?: number
 }
 
 export async function openTestChain (params: NetworkParams = testParams(), dir = tmpDir(), opts: TestChainOptions = {}): Promise<TestChain> {
@@ -214,7 +223,7 @@ export async function openTestChain (params: NetworkParams = testParams(), dir =
   if (opts.onListenerFailure !== undefined) isolateListeners(hooks, opts.onListenerFailure)
   let mempool: Mempool | undefined
   const executor = opts.vm === undefined || opts.vm === null ? null : await createContractExecutor(opts.vm)
-  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }), isVerified: (tx) => mempool?.isVerified(tx) === true })
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor, cores: new Cores({ pow: 'js' }), isVerified: (tx) => mempool?.isVerified(tx) === true, maxInvalidStored: opts.maxInvalidStored })
   await chain.init()
   mempool = new Mempool({ chain, params, hooks, contractsEnabled: executor !== null })
   const pool = mempool

@@ -9,7 +9,7 @@ const verifyCommand = defineCommand<VerifyArgs>({
   command: 'verify',
   describe: "re-verify a node's chain over its public HTTP API (PoW, difficulty, merkle roots, attestations, beacon signatures)",
   builder: (y) => y
-    .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL, e.g. http://127.0.0.1:8080" })
+    .option('node', { type: 'string', demandOption: true, describe: "the node's public base URL (explorer, port 8081 by default), e.g. http://127.0.0.1:8081" })
     .option('from', { type: 'number', describe: 'first height to verify [default: 1]' })
     .option('to', { type: 'number', describe: "last height to verify [default: the node's tip]" })
     .option('core', { type: 'string', array: true, describe: 'cores that hash and verify, as for `ledger run` (e.g. --core bls=noble,sha3=js)' }),

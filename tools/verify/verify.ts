@@ -8,6 +8,7 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Block } from '../../core/chain/types.ts'
 import { genesisBlock } from '../../core/chain/genesis.ts'
 import { ChainVerifier } from '../../core/chain/chain-verifier.ts'
+import { retargetTimestampCount } from '../../core/chain/difficulty.ts'
 import { Cores } from '../../core/cores/cores.ts'
 import type { CoreSelection } from '../../core/cores/cores.ts'
 
@@ -82,7 +83,7 @@ export async function runVerify (o: VerifyOptions): Promise<number> {
   await cores.ready()
   const verifier = new ChainVerifier(params, undefined, cores)
   // context: the blocks of the difficulty window before `from` (the first checked block's parent among them)
-  const contextFrom = Math.max(0, from - params.difficultyInterval)
+  const contextFrom = Math.max(0, from - retargetTimestampCount(params))
   for (let h = contextFrom; h < from; h++) verifier.seed(h === 0 ? genesis : await raw(h))
 
   const started = Date.now()

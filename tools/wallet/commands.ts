@@ -1,14 +1,14 @@
-// `ledger keygen`, `ledger wallet address|balance` and `ledger tx send|status`: the command-line
-// wallet, a thin shell over the typed dashboard client (client/index.ts). Every refusal of the
-// node is printed in its own words, one line, exit 2.
+// `ledger keygen`, `ledger wallet address|balance|create|import|export-phrase|encrypt` and
+// `ledger tx send|status`: the command-line wallet, a thin shell over the typed dashboard client
+// (client/index.ts) and the key side in wallet-keys.ts. Every refusal of the node is printed in
+// its own words, one line, exit 2.
 import path from 'node:path'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { Argv } from 'yargs'
 // the client and the wallet (crypto) are imported when a command runs: `ledger --help` must
 // not load them (issue 15)
 import { DEFAULT_NODE_URL } from '../../client/defaults.ts'
 import type { LedgerClient, TxStatus } from '../../client/index.ts'
-import type { Wallet } from '../../core/chain/wallet.ts'
 import { defineCommand } from '../../core/kernel/plugin.ts'
 import { UsageError } from '../../core/kernel/errors.ts'
 
@@ -19,18 +19,6 @@ export class WalletCliError extends UsageError {}
 const API_KEY_ENV_NAME = 'LEDGER_API_KEY'
 
 interface NodeArgs { node?: string; json?: boolean }
-
-async function loadWallet (file: string): Promise<Wallet> {
-  const abs = path.resolve(file)
-  if (!existsSync(abs)) throw new WalletCliError(`wallet file ${abs} does not exist (make one with 'ledger keygen --out ${file}')`)
-  const { readWalletFile } = await import('../../core/kernel/wallet-file.ts')
-  try {
-    return readWalletFile(abs)
-  } catch (err) {
-    const msg = (err as Error).message
-    throw new WalletCliError(msg.startsWith(abs) ? msg : `${abs}: ${msg}`)
-  }
-}
 
 /** --api-key, else --api-key-file (the node's api_key.json or a file holding just the key), else the env */
 export function resolveApiKey (a: { 'api-key'?: string; 'api-key-file'?: string }, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -84,102 +72,133 @@ const nodeOption = <T>(y: Argv<T>) => y
   .option('node', { type: 'string', default: DEFAULT_NODE_URL, describe: 'the node\'s dashboard URL' })
   .option('json', { type: 'boolean', default: false, describe: 'print JSON for scripts' })
 
-interface KeygenArgs { out: string; force: boolean; parents: boolean }
-
-export const keygenCommand = defineCommand<KeygenArgs>({
-  command: 'keygen',
-  describe: 'write a new ML-DSA-87 wallet file',
-  builder: (y) => y
-    .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
-    .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' })
-    .option('parents', { type: 'boolean', default: false, describe: 'create missing parent directories (mode 0700)' }),
-  async handler (a) {
-    const file = path.resolve(a.out)
-    if (existsSync(file) && !a.force) throw new UsageError(`${file} exists; pass --force to overwrite`)
-    // a typo in the path must not silently become a new directory tree holding a key
-    const dir = path.dirname(file)
-    if (!a.parents && !existsSync(dir)) throw new UsageError(`directory ${dir} does not exist; create it first or pass --parents`)
-    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory`)
-    const [{ generateWallet }, { writeWalletFile }] = await Promise.all([import('../../core/chain/wallet.ts'), import('../../core/kernel/wallet-file.ts')])
-    const w = generateWallet()
-    writeWalletFile(file, w)
-    console.log(JSON.stringify({ address: w.address, vm_address: w.vmAddress, file }, null, 2))
-  }
-})
-
-interface WalletArgs extends NodeArgs { action: 'address' | 'balance'; wallet: string; node: string; json: boolean }
-
-export const walletCommand = defineCommand<WalletArgs>({
-  command: 'wallet <action>',
-  describe: 'a wallet file\'s address or balance',
-  builder: (w) => nodeOption(w)
-    .positional('action', { choices: ['address', 'balance'] as const, demandOption: true, describe: 'address: print it; balance: ask the node' })
-    .option('wallet', { type: 'string', demandOption: true, describe: 'wallet file (from ledger keygen)' }) as unknown as Argv<WalletArgs>,
-  async handler (a) {
-    const wallet = await loadWallet(a.wallet)
-    if (a.action === 'address') {
-      console.log(a.json ? JSON.stringify({ address: wallet.address, vm_address: wallet.vmAddress }) : wallet.address)
-      return
+/** `ledger wallet` / `ledger tx` with no action: their sub-commands' help, exit 2 */
+function helpWhenBare (): { capture: <T>(y: Argv<T>) => Argv<T>; show: () => void } {
+  let parent: Argv<unknown> | undefined
+  return {
+    capture: (y) => { parent = y as Argv<unknown>; return y },
+    show: () => {
+      parent?.showHelp('error')
+      process.exitCode = 2
     }
-    const c = await client(a)
-    const acct = await cliCall(() => c.account(wallet.address))
-    if (a.json) { console.log(JSON.stringify(acct)); return }
-    console.log(`${acct.address}: ${acct.balance} coin (spendable ${acct.spendable}; ${acct.pending_count} pending; next nonce ${acct.next_nonce})`)
   }
-})
-
-interface TxArgs extends NodeArgs {
-  action: 'send' | 'status'
-  id?: string
-  wallet?: string
-  to?: string
-  amount?: number
-  fee?: number
-  memo?: string
-  'api-key'?: string
-  'api-key-file'?: string
-  wait: boolean
-  timeout: number
-  json: boolean
 }
 
-export const txCommand = defineCommand<TxArgs>({
-  command: 'tx <action> [id]',
-  describe: 'send a transfer, or follow a transaction',
-  builder: (t) => nodeOption(t)
-    .positional('action', { choices: ['send', 'status'] as const, demandOption: true })
-    .positional('id', { type: 'string', describe: 'status: the transaction id' })
-    .option('wallet', { type: 'string', describe: 'send: the paying wallet file' })
-    .option('to', { type: 'string', describe: 'send: recipient wallet address (32 hex)' })
-    .option('amount', { type: 'number', describe: 'send: coin to transfer' })
-    .option('fee', { type: 'number', describe: 'send: fee in coin [default: the node\'s low fee estimate]' })
-    .option('memo', { type: 'string', describe: 'send: text carried in data.memo (shows in the chat room)' })
-    .option('api-key', { type: 'string', describe: `send: the dashboard API key [default: $${API_KEY_ENV_NAME}]` })
-    .option('api-key-file', { type: 'string', describe: 'send: file with the key (the node\'s <data dir>/api_key.json)' })
-    .option('wait', { type: 'boolean', default: false, describe: 'send: follow the transaction until it is confirmed' })
-    .option('timeout', { type: 'number', default: 120, describe: 'seconds --wait waits' }) as unknown as Argv<TxArgs>,
+const writeOptions = <T>(y: Argv<T>) => y
+  .option('out', { type: 'string', demandOption: true, describe: 'wallet file to write (mode 0600)' })
+  .option('encrypt', { type: 'boolean', default: false, describe: 'seal the seed under a passphrase (asked on the terminal, or --password-file)' })
+  .option('password-file', { type: 'string', describe: 'the passphrase is this file\'s first line (implies --encrypt)' })
+  .option('light-kdf', { type: 'boolean', default: false, describe: 'scrypt N=2^12 instead of 2^17: fast to open, weak against guessing' })
+  .option('force', { type: 'boolean', default: false, describe: 'overwrite an existing file' })
+  .option('parents', { type: 'boolean', default: false, describe: 'create missing parent directories (mode 0700)' })
+
+const walletFileOption = <T>(y: Argv<T>) => y.option('wallet', { type: 'string', demandOption: true, describe: 'wallet file (from ledger keygen or ledger wallet import)' })
+const unlockOption = <T>(y: Argv<T>) => y.option('password-file', { type: 'string', describe: 'an encrypted wallet\'s passphrase: this file\'s first line [default: asked on the terminal]' })
+
+const bareWallet = helpWhenBare()
+const bareTx = helpWhenBare()
+
+interface WriteFlags { out: string; encrypt: boolean; 'password-file'?: string; 'light-kdf': boolean; force: boolean; parents: boolean }
+
+export const keygenCommand = defineCommand<WriteFlags>({
+  command: 'keygen',
+  describe: 'write a new ML-DSA-87 wallet file (same as `ledger wallet create`)',
+  builder: (y) => writeOptions(y) as unknown as Argv<WriteFlags>,
   async handler (a) {
-    if (a.action === 'status') {
-      if (a.id === undefined) throw new WalletCliError('tx status needs a transaction id: ledger tx status <id>')
-      const id = a.id
+    const [{ generateWallet }, { writeNewWallet }] = await Promise.all([import('../../core/chain/wallet.ts'), import('./wallet-keys.ts')])
+    await writeNewWallet(a, generateWallet())
+  }
+})
+
+export const walletCommand = defineCommand<object>({
+  command: 'wallet',
+  describe: 'wallet files: address, balance, create, import, export-phrase, encrypt',
+  builder: (w) => bareWallet.capture(w)
+    .command('address', 'print a wallet file\'s address (no passphrase needed)', (c) => nodeOption(walletFileOption(c)), async (a) => {
+      const { addressOfWalletFile } = await import('./wallet-keys.ts')
+      const { address, vmAddress } = await addressOfWalletFile(a.wallet)
+      console.log(a.json ? JSON.stringify({ address, vm_address: vmAddress }) : address)
+    })
+    .command('balance', 'ask the node for a wallet\'s balance (no passphrase needed)', (c) => nodeOption(walletFileOption(c)), async (a) => {
+      const { addressOfWalletFile } = await import('./wallet-keys.ts')
+      const { address } = await addressOfWalletFile(a.wallet)
       const c = await client(a)
+      const acct = await cliCall(() => c.account(address))
+      if (a.json) { console.log(JSON.stringify(acct)); return }
+      console.log(`${acct.address}: ${acct.balance} coin (spendable ${acct.spendable}; ${acct.pending_count} pending; next nonce ${acct.next_nonce})`)
+    })
+    .command('create', 'write a new wallet file (like keygen; --encrypt to seal it)', writeOptions, async (a) => {
+      const [{ writeNewWallet }, { generateWallet }] = await Promise.all([import('./wallet-keys.ts'), import('../../core/chain/wallet.ts')])
+      await writeNewWallet(a, generateWallet())
+    })
+    .command('import', 'write a wallet file from a seed (64 hex) or a 24-word backup phrase', (c) => writeOptions(c)
+      .option('seed', { type: 'string', describe: 'the 32-byte ML-DSA-87 seed, 64 hex (e.g. devnet\'s dev account, docs/chain.md)' })
+      .option('phrase', { type: 'string', describe: 'the 24-word backup phrase, quoted' })
+      .option('phrase-file', { type: 'string', describe: 'a file holding the backup phrase (keeps it out of the shell history)' })
+      .example('$0 wallet import --seed 2b578edcb436596018d1348e70940cf16f07026b6618901cb01f727c3fbf97b7 --out dev.json', 'devnet\'s dev account'),
+    async (a) => {
+      const { writeNewWallet, importedWallet } = await import('./wallet-keys.ts')
+      await writeNewWallet(a, await importedWallet(a))
+    })
+    .command('export-phrase', 'print the 24-word backup phrase of a wallet file (write it down, keep it offline)', (c) => unlockOption(walletFileOption(c)), async (a) => {
+      const { exportPhrase } = await import('./wallet-keys.ts')
+      const phrase = await exportPhrase(a.wallet, a)
+      if (process.stdout.isTTY) console.error('Anyone with these 24 words can spend from this wallet. Write them down; keep them offline.')
+      console.log(phrase)
+    })
+    .command('encrypt', 'seal a plain wallet file under a passphrase, in place', (c) => walletFileOption(c)
+      .option('password-file', { type: 'string', describe: 'the new passphrase: this file\'s first line [default: asked twice on the terminal]' })
+      .option('light-kdf', { type: 'boolean', default: false, describe: 'scrypt N=2^12 instead of 2^17: fast to open, weak against guessing' }),
+    async (a) => {
+      const { encryptWalletFile } = await import('./wallet-keys.ts')
+      const w = await encryptWalletFile(a.wallet, a)
+      console.log(JSON.stringify({ address: w.address, file: path.resolve(a.wallet), encrypted: true }, null, 2))
+    }),
+  handler: bareWallet.show
+})
+
+export const txCommand = defineCommand<object>({
+  command: 'tx',
+  describe: 'send a transfer, or follow a transaction',
+  builder: (t) => bareTx.capture(t)
+    .command('send', 'sign a transfer with a wallet file and submit it', (c) => unlockOption(nodeOption(c))
+      .option('wallet', { type: 'string', demandOption: true, describe: 'the paying wallet file' })
+      .option('to', { type: 'string', demandOption: true, describe: 'recipient: a 32-hex wallet address or a messenger user name' })
+      .option('amount', { type: 'number', demandOption: true, describe: 'coin to transfer' })
+      .option('fee', { type: 'number', describe: 'fee in coin [default: the node\'s low fee estimate]' })
+      .option('memo', { type: 'string', describe: 'text carried in data.memo (shows in the chat room)' })
+      .option('api-key', { type: 'string', describe: `the dashboard API key [default: $${API_KEY_ENV_NAME}]` })
+      .option('api-key-file', { type: 'string', describe: 'file with the key (the node\'s <data dir>/api_key.json)' })
+      .option('wait', { type: 'boolean', default: false, describe: 'follow the transaction until it is confirmed' })
+      .option('timeout', { type: 'number', default: 120, describe: 'seconds --wait waits' }),
+    async (a) => {
+      const { unlockWallet } = await import('./wallet-keys.ts')
+      const c = await client(a, resolveApiKey(a))
+      const to = await cliCall(() => c.resolveRecipient(a.to))
+      if (to.name !== undefined && !a.json) console.error(`${to.name} is ${to.address}`)
+      const wallet = await unlockWallet(a.wallet, a)
+      const tx = await cliCall(() => c.send(wallet, { to: to.address, amount: a.amount, fee: a.fee, memo: a.memo }))
+      if (!a.wait) {
+        console.log(a.json ? JSON.stringify({ status: 'accepted', tx_id: tx.transaction_id, nonce: tx.nonce, fee: tx.fee }) : `accepted: ${tx.transaction_id} (nonce ${tx.nonce}, fee ${tx.fee}); follow it with 'ledger tx status ${tx.transaction_id.slice(0, 8)}'`)
+        return
+      }
+      if (!a.json) console.error(`accepted: ${tx.transaction_id}; waiting for a block ...`)
+      const s = await cliCall(() => c.waitForConfirmation(tx.transaction_id, { timeoutMs: a.timeout * 1000 }))
+      console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}`)
+    })
+    .command('status [id]', 'where a transaction is: pending or in which block', (c) => nodeOption(c)
+      .positional('id', { type: 'string', describe: 'the transaction id, or a unique prefix of 8+ hex characters' }),
+    async (a) => {
+      const given = a.id
+      // yargs would say only "Not enough non-option arguments"
+      if (given === undefined) throw new WalletCliError('tx status needs a transaction id (or a unique prefix of 8+ hex): ledger tx status <id>')
+      const c = await client(a)
+      const id = await cliCall(() => c.resolveTxId(given))
       const s = await cliCall(() => c.tx(id))
       if (s === null) throw new WalletCliError(`transaction ${id} is unknown to the node (neither in a block nor in the mempool)`)
       console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}; ${s.amount} coin ${s.sender} -> ${s.recipient}, fee ${s.fee}`)
-      return
-    }
-    for (const k of ['wallet', 'to', 'amount'] as const) if (a[k] === undefined) throw new WalletCliError(`tx send needs --${k}`)
-    const wallet = await loadWallet(a.wallet as string)
-    const c = await client(a, resolveApiKey(a))
-    const tx = await cliCall(() => c.send(wallet, { to: a.to as string, amount: a.amount as number, fee: a.fee, memo: a.memo }))
-    if (!a.wait) {
-      console.log(a.json ? JSON.stringify({ status: 'accepted', tx_id: tx.transaction_id, nonce: tx.nonce, fee: tx.fee }) : `accepted: ${tx.transaction_id} (nonce ${tx.nonce}, fee ${tx.fee}); follow it with 'ledger tx status ${tx.transaction_id}'`)
-      return
-    }
-    if (!a.json) console.error(`accepted: ${tx.transaction_id}; waiting for a block ...`)
-    const s = await cliCall(() => c.waitForConfirmation(tx.transaction_id, { timeoutMs: a.timeout * 1000 }))
-    console.log(a.json ? JSON.stringify(s) : `${s.tx_id}: ${describeStatus(s)}`)
-  }
+    }),
+  handler: bareTx.show
 })
 
 export const commands = [keygenCommand, walletCommand, txCommand]

@@ -5,8 +5,8 @@
 // engine validates SIMD.
 import { STATE_BYTES } from './lib/keccak'
 import { keccakF1600x3Digest, SCRATCH_BYTES, STATE2_BYTES } from './lib/keccak-simd'
-import { TEMPLATE, WORK, fitsOneBlock, meetsDifficultyAt, searchScalar, tailLength, templateVersion } from './lib/pow-midstate'
-export { inputPointer, digestPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
+import { TEMPLATE, WORK, fitsOneBlock, meetsTargetAt, searchScalar, tailLength, targetHead, templateVersion } from './lib/pow-midstate'
+export { inputPointer, digestPointer, targetPointer, chunkBytes, prefixBegin, prefixUpdate, prefixEnd, hashHeader } from './lib/pow-midstate'
 
 const DIGEST_BYTES: i32 = 64
 
@@ -53,47 +53,48 @@ function buildInputs (): void {
 }
 
 /**
- * Whether the digest whose first lane is `lane0` can meet `difficulty`: exact up to 16 hex
- * digits (the leading zero nibbles of the big-endian bytes are clz(bswap(lane0)) / 4), and a
- * necessary condition beyond, where the full check follows.
+ * Whether the digest whose first lane is `lane0` can be at most the target whose first 64
+ * bits are `head`: its first 64 bits big-endian (bswap of the lane) must not exceed them; a
+ * digest below them wins outright, a tie needs the full compare that follows.
  */
 // @ts-ignore: decorator
-@inline function candidate (lane0: u64, difficulty: i32): bool {
-  return difficulty <= 16 ? <i32>(clz<u64>(bswap<u64>(lane0)) >>> 2) >= difficulty : lane0 == 0
+@inline function candidate (lane0: u64, head: u64): bool {
+  return bswap<u64>(lane0) <= head
 }
 
 /** Copies half `which` (0 low, 1 high) of DIGEST2 to WORK (the digest) and checks it in full. */
-function meetsInPair (which: usize, difficulty: i32): bool {
+function meetsInPair (which: usize): bool {
   for (let i: usize = 0; i < 8; i++) store<u64>(WORK + (i << 3), load<u64>(DIGEST2 + (i << 4) + (which << 3)))
-  return meetsDifficultyAt(WORK, difficulty)
+  return meetsTargetAt(WORK)
 }
 
 /** Copies DIGEST1 to WORK (the digest) and checks it in full. */
-function meetsThird (difficulty: i32): bool {
+function meetsThird (): bool {
   memory.copy(WORK, DIGEST1, DIGEST_BYTES)
-  return meetsDifficultyAt(WORK, difficulty)
+  return meetsTargetAt(WORK)
 }
 
 /**
  * Tries nonces start .. start + count - 1 in order and returns the index of the first whose
- * hash meets `difficulty` (its digest left at digestPointer()), or -1.
+ * hash is at most the target at targetPointer() (its digest left at digestPointer()), or -1.
  */
-export function search (start: f64, count: i32, difficulty: i32): i32 {
+export function search (start: f64, count: i32): i32 {
   const first = <u64>start
   // a prefix whose nonce crosses into a second block (not the 272-byte header) stays scalar
-  if (!fitsOneBlock()) return searchScalar(first, count, difficulty)
+  if (!fitsOneBlock()) return searchScalar(first, count)
   if (inputsVersion != templateVersion) buildInputs()
+  const head = targetHead()
   let i = 0
   for (; i + 2 < count; i += 3) {
     hashTriple(first + <u64>i)
     // only the first lane of each digest is read until it could win
     const pair = v128.load(DIGEST2)
-    if (candidate(i64x2.extract_lane(pair, 0), difficulty) && meetsInPair(0, difficulty)) return i
-    if (candidate(i64x2.extract_lane(pair, 1), difficulty) && meetsInPair(1, difficulty)) return i + 1
-    if (candidate(load<u64>(DIGEST1), difficulty) && meetsThird(difficulty)) return i + 2
+    if (candidate(i64x2.extract_lane(pair, 0), head) && meetsInPair(0)) return i
+    if (candidate(i64x2.extract_lane(pair, 1), head) && meetsInPair(1)) return i + 1
+    if (candidate(load<u64>(DIGEST1), head) && meetsThird()) return i + 2
   }
   for (; i < count; i++) {
-    if (searchScalar(first + <u64>i, 1, difficulty) == 0) return i
+    if (searchScalar(first + <u64>i, 1) == 0) return i
   }
   return -1
 }

@@ -8,11 +8,12 @@ import { ENTROPY_EVIDENCE, evidenceBadge } from '/common/entropy-evidence.js'
 
 const $ = (id) => document.getElementById(id)
 const POLL_MS = 2000
+const HISTORY_MS = 5000
 const CHART_BLOCKS = 300
 const KEY_ITEM = 'ledger-dashboard-api-key'
 const EVENTS_SHOWN = 50
 
-const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), charts: {}, polling: false, events: [], lastEventId: 0 }
+const state = { key: sessionStorage.getItem(KEY_ITEM), blocks: new Map(), charts: {}, polling: false, events: [], lastEventId: 0, historyAt: 0, historyHeight: -1 }
 
 class ApiError extends Error {
   constructor (status, body) {
@@ -156,7 +157,9 @@ function renderBlocks (blocks) {
 
 function evidenceCell (code) {
   const e = evidenceBadge(code)
-  return h('span', { class: code === 'beacon-verified' ? 'ok' : 'weak', title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
+  // green only for beacon evidence; genesis and unrecorded blocks are plain, weaker evidence amber
+  const cls = code === 'beacon-verified' ? 'ok' : code === 'genesis' || code === null ? 'muted-evidence' : 'weak'
+  return h('span', { class: cls, title: e.proves, dataset: { evidence: code ?? 'unrecorded' } }, e.label)
 }
 
 function renderPeers (p) {
@@ -255,7 +258,12 @@ async function refresh () {
   set('t-uptime', `up ${Math.round(node.uptime_seconds)}s · ${node.version}`)
   renderPeers(peers)
   renderEntropy(qrng)
-  drawHistoryCharts((await api('GET', '/api/history')).data)
+  // the node samples every few seconds: the history is read again when that much time passed or a block came
+  if (Date.now() - state.historyAt >= HISTORY_MS || chain.height !== state.historyHeight) {
+    drawHistoryCharts((await api('GET', '/api/history')).data)
+    state.historyAt = Date.now()
+    state.historyHeight = chain.height
+  }
   await refreshEvents()
   await refreshBlocks(chain.height)
 }

@@ -18,7 +18,9 @@ const state = {
   streamBroken: false,
   /** a block ended this session: the room stays on screen, sending is off */
   revoked: false,
-  balanceTimer: null
+  balanceTimer: null,
+  /** the welcome notice speaks of the faucet's coin: it goes once the coin has arrived */
+  faucetNotice: false
 }
 
 async function api (method, url, body) {
@@ -151,7 +153,11 @@ function connectStream () {
 // ---- session
 
 /** the signup drip while it is not yet in a block: "faucet: waiting, #3 in line" */
-function showFaucet (faucet) {
+function showFaucet (faucet, balance) {
+  if (state.faucetNotice && (faucet === null || faucet === undefined) && balance > 0) {
+    state.faucetNotice = false
+    notice('')
+  }
   const el = $('me-faucet')
   el.hidden = faucet === null || faucet === undefined
   if (el.hidden) return
@@ -165,14 +171,14 @@ async function refreshBalance () {
   if (r.status === 401) return lostSession()
   if (!r.ok) return
   $('me-balance').textContent = String(r.data.balance)
-  showFaucet(r.data.faucet)
+  showFaucet(r.data.faucet, r.data.balance)
 }
 
 function signedIn (me) {
   state.me = me
   $('me-name').textContent = me.name
   $('me-balance').textContent = String(me.balance)
-  showFaucet(me.faucet)
+  showFaucet(me.faucet, me.balance)
   $('me-address').textContent = me.address
   $('me').hidden = false
   $('welcome').hidden = true
@@ -264,6 +270,7 @@ $('signup-form').addEventListener('submit', async (ev) => {
     notice(`Thanks, ${name}: your signup is waiting for an admin to approve it. The admin will send you a login link.`)
     return
   }
+  state.faucetNotice = true
   notice(`Welcome, ${r.data.name}! ${r.data.faucet_tx ? 'The faucet is sending you 100 coin: you can chat once the next block confirms them.' : 'The faucet could not pay you right now, so you hold 0 coin until someone funds your wallet.'}`, 'ok')
   say(out, '', '')
   showLoginLink(r.data.name, r.data.login_token)

@@ -48,12 +48,22 @@ t.test('withoutComments keeps strings and drops comments', async (t) => {
   t.equal(withoutComments("a // 'miner'\nb /* 'p2p' */ c 'x // y'"), "a \nb  c 'x // y'")
 })
 
+/** the container's service names (`interface Services`): `'miner'` is a service the kernel may
+ *  name (HOOK_OWNERS: who provides it fires blockMined) though a built-in plugin has the same name */
+function serviceNames (): Set<string> {
+  const src = readFileSync(path.join(KERNEL, 'services.ts'), 'utf8')
+  const body = src.slice(src.indexOf('export interface Services {'))
+  return new Set([...body.slice(0, body.indexOf('\n}')).matchAll(/^ {2}(\w+):/gm)].map((m) => m[1] as string))
+}
+
 t.test('no built-in plugin name in a string of core/kernel', async (t) => {
   t.ok(builtins.length >= 10, 'the built-ins are listed')
+  const services = serviceNames()
+  t.ok(services.has('chain') && services.has('miner'), 'the service names are read')
   const hits: string[] = []
   for (const file of tsFiles(KERNEL)) {
     const code = withoutComments(readFileSync(file, 'utf8'))
-    for (const name of builtins) {
+    for (const name of builtins.filter((b) => !services.has(b))) {
       const quoted = new RegExp(`['"\`]${name.replace(/[-]/g, '\\-')}['"\`]`)
       if (quoted.test(code)) hits.push(`${path.relative(ROOT, file)}: '${name}'`)
     }

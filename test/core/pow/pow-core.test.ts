@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import { getPowCore, meetsTarget } from '../../../core/pow/pow-core.ts'
+import { difficultyTargetBytes, targetBytes } from '../../../core/chain/target.ts'
 import type { PowCore } from '../../../core/pow/pow-core.ts'
 import { sha3_512 } from '../../../core/crypto/sha3.ts'
 import { simdSupported, wasmScalarPowCore, wasmSimdPowCore } from '../../../core/pow/pow-wasm.ts'
@@ -16,8 +17,12 @@ const cores: NamedCore[] = [named('wasm-simd', wasmSimdPowCore), named('wasm-sca
 
 interface PowVectors {
   hashes: Array<{ prefix: string; nonce: number; hash: string }>
-  searches: Array<{ prefix: string; start: number; difficulty: number; nonce: number; hash: string }>
+  searches: Array<{ prefix: string; start: number; count: number; target: string; found: boolean; nonce: number; hash: string | null; note: string }>
 }
+/** the target of `d` leading zero hex digits, as the cores take it */
+const zeros = (d: number): Uint8Array => difficultyTargetBytes(d)
+/** a target no hash meets but an all-zero one */
+const ZERO_TARGET = new Uint8Array(64)
 const vectors = JSON.parse(readFileSync(new URL('../../vectors/pow.json', import.meta.url), 'utf8')) as PowVectors
 
 t.test('every core matches the PoW vectors (test/vectors/pow.json)', async (t) => {
@@ -26,9 +31,10 @@ t.test('every core matches the PoW vectors (test/vectors/pow.json)', async (t) =
       t.equal(hex(core.hashHeader(Buffer.from(v.prefix, 'hex'), v.nonce)), v.hash, `${core.name}: prefix ${v.prefix.length / 2}, nonce ${v.nonce}`)
     }
     for (const v of vectors.searches) {
-      const r = core.search(Buffer.from(v.prefix, 'hex'), v.start, 1 << 22, v.difficulty)
-      t.same({ nonce: r.nonce, hash: r.hash === null ? null : hex(r.hash), tried: r.tried }, { nonce: v.nonce, hash: v.hash, tried: v.nonce - v.start + 1 },
-        `${core.name}: search from ${v.start} at difficulty ${v.difficulty}, prefix ${v.prefix.length / 2}`)
+      const r = core.search(Buffer.from(v.prefix, 'hex'), v.start, v.count, Buffer.from(v.target, 'hex'))
+      t.same({ found: r.found, nonce: r.nonce, hash: r.hash === null ? null : hex(r.hash), tried: r.tried },
+        { found: v.found, nonce: v.nonce, hash: v.hash, tried: v.found ? v.nonce - v.start + 1 : v.count },
+        `${core.name}: search from ${v.start}, ${v.note}, prefix ${v.prefix.length / 2}`)
     }
   }
 })
@@ -36,26 +42,48 @@ t.test('every core matches the PoW vectors (test/vectors/pow.json)', async (t) =
 t.test('this engine has WebAssembly SIMD, so the node mines with the SIMD core', async (t) => {
   t.ok(simdSupported(), 'WebAssembly.validate accepts the SIMD probe')
   const prefix = Buffer.from(vectors.searches[0]!.prefix, 'hex')
-  t.same(getPowCore('wasm').search(prefix, 0, 1 << 22, 4), wasmSimdPowCore.search(prefix, 0, 1 << 22, 4))
+  t.same(getPowCore('wasm').search(prefix, 0, 1 << 22, zeros(4)), wasmSimdPowCore.search(prefix, 0, 1 << 22, zeros(4)))
 })
 
 t.test('the SIMD core hashes three nonces a pass: a winner in any of the three, any start and count', async (t) => {
   const prefix = seededBytes('simd pairs', 264)
-  const scalar = wasmScalarPowCore.search(prefix, 0, 1 << 20, 3)
+  const scalar = wasmScalarPowCore.search(prefix, 0, 1 << 20, zeros(3))
   t.ok(scalar.found)
   for (let start = scalar.nonce - 6; start <= scalar.nonce; start++) {
     if (start < 0) continue
     for (const count of [1, 2, 3, 4, 5, 6, 7, 8]) {
-      t.same(wasmSimdPowCore.search(prefix, start, count, 3), wasmScalarPowCore.search(prefix, start, count, 3), `start ${start}, count ${count}`)
+      t.same(wasmSimdPowCore.search(prefix, start, count, zeros(3)), wasmScalarPowCore.search(prefix, start, count, zeros(3)), `start ${start}, count ${count}`)
     }
   }
 })
 
-t.test('the SIMD core reads only the first lane of a digest until it could win: same results at every difficulty', async (t) => {
+t.test('the SIMD core reads only the first lane of a digest until it could win: same results at every target', async (t) => {
   const prefix = seededBytes('simd first lane', 264)
-  for (const difficulty of [0, 1, 2, 3, 4, 5, 15, 16, 17, 32]) {
+  // leading-zero targets, targets whose first 64 bits are all that matter, ones below 2^448
+  // (the first lane must be zero), and the extremes
+  const fine = [0x3f5a1234, 0x3e7fffff, 0x3d012345].map((bits) => targetBytes(BigInt(bits & 0xffffff) << BigInt(8 * ((bits >>> 24) - 3))))
+  const targets = [...[0, 1, 2, 3, 4, 5, 15, 16, 17, 32].map(zeros), ...fine, ZERO_TARGET, new Uint8Array(64).fill(0xff)]
+  for (const [i, target] of targets.entries()) {
     for (const start of [0, 1, 2 ** 32 - 7]) {
-      t.same(wasmSimdPowCore.search(prefix, start, 1 << 16, difficulty), wasmScalarPowCore.search(prefix, start, 1 << 16, difficulty), `difficulty ${difficulty}, start ${start}`)
+      t.same(wasmSimdPowCore.search(prefix, start, 1 << 16, target), wasmScalarPowCore.search(prefix, start, 1 << 16, target), `target ${i}, start ${start}`)
+      t.same(jsPowCore.search(prefix, start, 1 << 12, target), wasmScalarPowCore.search(prefix, start, 1 << 12, target), `JS twin, target ${i}, start ${start}`)
+    }
+  }
+})
+
+t.test('a tie on the first 64 bits is settled by the full compare, in every core', async (t) => {
+  const prefix = seededBytes('tie on the first lane', 264)
+  for (const nonce of [5, 6, 7, 100]) {
+    const hash = jsPowCore.hashHeader(prefix, nonce)
+    const value = BigInt('0x' + hex(hash))
+    for (const core of cores) {
+      t.ok(core.search(prefix, nonce, 1, targetBytes(value)).found, `${core.name}: nonce ${nonce}, target = its hash: met`)
+      t.notOk(core.search(prefix, nonce, 1, targetBytes(value - 1n)).found, `${core.name}: nonce ${nonce}, target = its hash − 1 (first 64 bits tie): missed`)
+      t.ok(core.search(prefix, nonce, 1, targetBytes(value + 1n)).found, `${core.name}: nonce ${nonce}, target = its hash + 1: met`)
+      // searched among its neighbours: the simd core checks three a pass
+      const around = core.search(prefix, nonce - 2, 5, targetBytes(value))
+      t.ok(around.found && around.nonce <= nonce, `${core.name}: nonce ${nonce} among neighbours`)
+      t.same(around, jsPowCore.search(prefix, nonce - 2, 5, targetBytes(value)), `${core.name}: the neighbours agree with the JS twin`)
     }
   }
 })
@@ -94,7 +122,7 @@ t.test('every core finds the same first nonce, and it is the first', async (t) =
     const prefix = seededBytes(`first nonce prefix ${length}`, length)
     const difficulty = length === 264 ? 4 : 3
     const start = length * 1000 + 2 ** 32 - 3000 // some searches cross a 2^32 carry
-    const [wasm, scalar, js] = cores.map((core) => core.search(prefix, start, 1 << 20, difficulty))
+    const [wasm, scalar, js] = cores.map((core) => core.search(prefix, start, 1 << 20, zeros(difficulty)))
     t.ok(wasm!.found && js!.found, `prefix ${length}: both found`)
     t.equal(wasm!.nonce, js!.nonce, `prefix ${length}: same nonce`)
     t.same(scalar, wasm, `prefix ${length}: the scalar core agrees with the SIMD one`)
@@ -102,10 +130,10 @@ t.test('every core finds the same first nonce, and it is the first', async (t) =
     t.equal(js!.tried, wasm!.tried)
     t.equal(hex(wasm!.hash!), crypto.hash('sha3-512', header(prefix, wasm!.nonce)), `prefix ${length}: wasm hash`)
     t.equal(hex(js!.hash!), hex(wasm!.hash!), `prefix ${length}: js hash`)
-    t.ok(meetsDifficulty(wasm!.hash!, difficulty))
+    t.ok(meetsTarget(wasm!.hash!, zeros(difficulty)))
     let earlier = 0
     for (let n = start; n < wasm!.nonce; n++) {
-      if (meetsDifficulty(cores[0]!.hashHeader(prefix, n), difficulty)) earlier++
+      if (meetsTarget(cores[0]!.hashHeader(prefix, n), zeros(difficulty))) earlier++
     }
     t.equal(earlier, 0, `prefix ${length}: no earlier nonce meets difficulty ${difficulty}`)
   }
@@ -114,11 +142,11 @@ t.test('every core finds the same first nonce, and it is the first', async (t) =
 t.test('a search that finds nothing reports where to go on', async (t) => {
   const prefix = seededBytes('finds nothing', 264)
   for (const core of cores) {
-    t.same(core.search(prefix, 500, 300, 40), { found: false, nonce: 800, hash: null, tried: 300 }, core.name)
-    t.same(core.search(prefix, 7, 0, 1), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.name}, count 0`)
-    t.same(core.search(prefix, 0, 50, 129), { found: false, nonce: 50, hash: null, tried: 50 }, `${core.name}, more digits than a hash has`)
-    const easy = core.search(prefix, 9, 5, 0)
-    t.equal(easy.found && easy.nonce, 9, `${core.name}, difficulty 0 takes the first nonce`)
+    t.same(core.search(prefix, 500, 300, zeros(40)), { found: false, nonce: 800, hash: null, tried: 300 }, core.name)
+    t.same(core.search(prefix, 7, 0, zeros(1)), { found: false, nonce: 7, hash: null, tried: 0 }, `${core.name}, count 0`)
+    t.same(core.search(prefix, 0, 50, ZERO_TARGET), { found: false, nonce: 50, hash: null, tried: 50 }, `${core.name}, target zero`)
+    const easy = core.search(prefix, 9, 5, new Uint8Array(64).fill(0xff))
+    t.equal(easy.found && easy.nonce, 9, `${core.name}, the largest target takes the first nonce`)
   }
 })
 
@@ -145,28 +173,28 @@ t.test('bad arguments are refused', async (t) => {
   const prefix = new Uint8Array(264)
   for (const core of cores) {
     for (const nonce of [-1, 1.5, 2 ** 53, Number.NaN]) t.throws(() => core.hashHeader(prefix, nonce), RangeError, `${core.name} nonce ${nonce}`)
-    t.throws(() => core.search(prefix, 2 ** 53 - 10, 11, 1), RangeError, `${core.name}: range past 2^53`)
-    t.throws(() => core.search(prefix, 0, -1, 1), RangeError)
-    t.throws(() => core.search(prefix, 0, 10, -1), RangeError)
-    t.throws(() => core.search(prefix, 0, 10, 2.5), RangeError)
-    const last = core.search(prefix, 2 ** 53 - 10, 10, 0)
+    t.throws(() => core.search(prefix, 2 ** 53 - 10, 11, zeros(1)), RangeError, `${core.name}: range past 2^53`)
+    t.throws(() => core.search(prefix, 0, -1, zeros(1)), RangeError)
+    t.throws(() => core.search(prefix, 0, 10, new Uint8Array(63)), RangeError, `${core.name}: a 63-byte target`)
+    t.throws(() => core.search(prefix, 0, 10, 3 as unknown as Uint8Array), RangeError, `${core.name}: a number for a target`)
+    const last = core.search(prefix, 2 ** 53 - 10, 10, new Uint8Array(64).fill(0xff))
     t.equal(last.nonce, 2 ** 53 - 10, `${core.name}: the top of the range is searchable`)
   }
 })
 
-t.test('meetsDifficulty counts leading zero hex digits', async (t) => {
-  const hash = (...bytes: number[]): Uint8Array => { const h = new Uint8Array(64).fill(0xff); h.set(bytes); return h }
-  t.ok(meetsDifficulty(hash(0xff), 0), 'difficulty 0 always')
-  t.ok(meetsDifficulty(hash(0x0f), 1), '0x0f: one zero digit')
-  t.notOk(meetsDifficulty(hash(0x0f), 2))
-  t.notOk(meetsDifficulty(hash(0x10), 1), '0x10: none')
-  t.ok(meetsDifficulty(hash(0x00, 0x0f), 3), 'odd: half of the next byte')
-  t.notOk(meetsDifficulty(hash(0x00, 0x10), 3))
-  t.ok(meetsDifficulty(hash(0x00, 0x00), 4), 'even: whole bytes')
-  t.notOk(meetsDifficulty(hash(0x00, 0x01), 4))
-  t.notOk(meetsDifficulty(hash(0x01, 0x00), 4), 'a non-zero digit before zeros')
-  const zero = new Uint8Array(64)
-  t.ok(meetsDifficulty(zero, 128), 'all 128 digits')
-  t.notOk(meetsDifficulty(zero, 129), 'more digits than the hash has')
-  t.notOk(meetsDifficulty(zero, 130))
+t.test('meetsTarget compares the hash with the target as 512-bit big-endian integers', async (t) => {
+  const bytes = (...head: number[]): Uint8Array => { const h = new Uint8Array(64); h.set(head); return h }
+  t.ok(meetsTarget(bytes(0x10), bytes(0x10)), 'equal: met')
+  t.notOk(meetsTarget(bytes(0x10, 0x01), bytes(0x10)), 'one more in the second byte: missed')
+  t.ok(meetsTarget(bytes(0x0f, 0xff, 0xff), bytes(0x10)), 'below in the first byte, whatever follows')
+  const lastByte = bytes(); lastByte[63] = 1
+  t.notOk(meetsTarget(lastByte, bytes()), 'the last byte counts')
+  t.ok(meetsTarget(bytes(), bytes()), 'zero meets zero')
+  t.notOk(meetsTarget(new Uint8Array(32), bytes()), 'a hash of another length never meets')
+  // hashes written as hex: `d` zero digits, then all f: exactly what d leading zeros allow
+  const fromHex = (digits: string): Uint8Array => Uint8Array.from(Buffer.from(digits, 'hex'))
+  for (const d of [1, 2, 3, 8, 127]) {
+    t.ok(meetsTarget(fromHex('0'.repeat(d) + 'f'.repeat(128 - d)), zeros(d)), `${d} zero digits meet the target of ${d}`)
+    t.notOk(meetsTarget(fromHex('0'.repeat(d - 1) + '1' + '0'.repeat(128 - d)), zeros(d)), `${d - 1} zero digits then a 1 miss the target of ${d}`)
+  }
 })

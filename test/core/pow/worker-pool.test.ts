@@ -1,7 +1,8 @@
 import t from 'tap'
 import { seededBytes } from '../../helpers/random.ts'
 import { PowWorkerPool } from '../../../core/pow/worker-pool.ts'
-import { getPowCore, meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import { getPowCore, meetsTarget } from '../../../core/pow/pow-core.ts'
+import { difficultyTargetBytes as zeros } from '../../../core/chain/target.ts'
 
 // every wait in this file is bounded: a hung pool fails the test instead of stalling the run
 async function within<T> (promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -19,17 +20,17 @@ async function until (condition: () => boolean, ms: number, what: string): Promi
   }
 }
 const pause = async (ms: number): Promise<void> => await new Promise((resolve) => setTimeout(resolve, ms))
-const IMPOSSIBLE = 40 // leading zero digits no search here will reach
+const IMPOSSIBLE = zeros(40) // a target no search here will reach
 
 for (const core of ['wasm', 'js'] as const) {
   t.test(`${core} pool finds a valid nonce`, async (t) => {
     const pool = new PowWorkerPool({ threads: 2, core })
     t.teardown(async () => { await pool.close() })
     const prefix = seededBytes(`${core} pool prefix`, 264)
-    const result = await within(pool.search({ prefix, difficulty: 3, startNonce: 1_000_000 }), 20_000, 'search')
+    const result = await within(pool.search({ prefix, target: zeros(3), startNonce: 1_000_000 }), 20_000, 'search')
     t.ok(result !== null)
     t.ok(result!.nonce >= 1_000_000, 'at or after startNonce')
-    t.ok(meetsDifficulty(result!.hash, 3))
+    t.ok(meetsTarget(result!.hash, zeros(3)))
     t.same(result!.hash, getPowCore('js').hashHeader(prefix, result!.nonce), 'hash is SHA3-512 of prefix ‖ nonce')
     t.ok(result!.tried >= 1)
     t.ok(pool.hashesTried >= result!.tried)
@@ -41,13 +42,13 @@ t.test('abort resolves null and the workers stop', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
   t.teardown(async () => { await pool.close() })
   const controller = new AbortController()
-  const search = pool.search({ prefix: seededBytes('aborted search', 264), difficulty: IMPOSSIBLE, signal: controller.signal })
+  const search = pool.search({ prefix: seededBytes('aborted search', 264), target: IMPOSSIBLE, signal: controller.signal })
   await until(() => pool.hashesTried > 0, 20_000, 'hashing')
   controller.abort()
   t.equal(await within(search, 1000, 'aborted search'), null)
   // A worker takes its next job only once it has left the one before: a search near the end of
   // the nonce space, which ends when every worker has answered it, shows they all stopped.
-  const tail = pool.search({ prefix: new Uint8Array(264), difficulty: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 })
+  const tail = pool.search({ prefix: new Uint8Array(264), target: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 })
   t.equal(await within(tail, 20_000, 'a search every worker answers'), null, 'every worker left the aborted search')
   const rate = pool.hashRate
   await pause(50)
@@ -57,36 +58,36 @@ t.test('abort resolves null and the workers stop', async (t) => {
 t.test('an already aborted signal resolves null at once', async (t) => {
   const pool = new PowWorkerPool({ threads: 1, core: 'js' })
   t.teardown(async () => { await pool.close() })
-  t.equal(await pool.search({ prefix: new Uint8Array(10), difficulty: 1, signal: AbortSignal.abort() }), null)
+  t.equal(await pool.search({ prefix: new Uint8Array(10), target: zeros(1), signal: AbortSignal.abort() }), null)
 })
 
 t.test('a newer search replaces the running one', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
   t.teardown(async () => { await pool.close() })
-  const first = pool.search({ prefix: seededBytes('replaced search', 264), difficulty: IMPOSSIBLE })
+  const first = pool.search({ prefix: seededBytes('replaced search', 264), target: IMPOSSIBLE })
   await until(() => pool.hashesTried > 0, 20_000, 'the first search hashing')
   const prefix = seededBytes('replacing search', 264)
-  const second = pool.search({ prefix, difficulty: 2 })
+  const second = pool.search({ prefix, target: zeros(2) })
   t.equal(await within(first, 1000, 'replaced search'), null)
   const result = await within(second, 20_000, 'new search')
-  t.ok(result !== null && meetsDifficulty(result.hash, 2))
+  t.ok(result !== null && meetsTarget(result.hash, zeros(2)))
   t.same(result!.hash, getPowCore('wasm').hashHeader(prefix, result!.nonce))
 })
 
 t.test('running off the end of the nonce space resolves null', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'wasm' })
   t.teardown(async () => { await pool.close() })
-  const result = await within(pool.search({ prefix: new Uint8Array(264), difficulty: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 }), 20_000, 'exhausted search')
+  const result = await within(pool.search({ prefix: new Uint8Array(264), target: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 }), 20_000, 'exhausted search')
   t.equal(result, null)
 })
 
 t.test('close stops a running search and the pool', async (t) => {
   const pool = new PowWorkerPool({ threads: 2, core: 'js' })
-  const running = pool.search({ prefix: seededBytes('search on a closing pool', 100), difficulty: IMPOSSIBLE })
+  const running = pool.search({ prefix: seededBytes('search on a closing pool', 100), target: IMPOSSIBLE })
   await until(() => pool.hashesTried > 0, 20_000, 'the search hashing')
   await within(pool.close(), 5000, 'close')
   t.equal(await within(running, 1000, 'search on a closed pool'), null)
-  t.equal(await pool.search({ prefix: new Uint8Array(1), difficulty: 1 }), null, 'a closed pool finds nothing')
+  t.equal(await pool.search({ prefix: new Uint8Array(1), target: zeros(1) }), null, 'a closed pool finds nothing')
   await within(pool.close(), 1000, 'second close')
 })
 
@@ -95,7 +96,7 @@ t.test('bad options and requests are refused', async (t) => {
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'gpu' as 'js' }), RangeError)
   const pool = new PowWorkerPool({ threads: 1, core: 'js' })
   t.teardown(async () => { await pool.close() })
-  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: 1, startNonce: -1 }), RangeError)
-  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: 1, startNonce: 2 ** 53 }), RangeError)
-  await t.rejects(pool.search({ prefix: new Uint8Array(1), difficulty: -1 }), RangeError)
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), target: zeros(1), startNonce: -1 }), RangeError)
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), target: zeros(1), startNonce: 2 ** 53 }), RangeError)
+  await t.rejects(pool.search({ prefix: new Uint8Array(1), target: new Uint8Array(63) }), RangeError)
 })

@@ -67,6 +67,12 @@ t.test('block rules', async (t) => {
       ['height as text', { ...good, height: '2' }],
       ['negative nonce', { ...good, nonce: -1 }],
       ['fractional difficulty', { ...good, difficulty: 1.5 }],
+      ['bits missing', { ...good, bits: undefined }],
+      ['bits as hex text', { ...good, bits: good.bits.toString(16) }],
+      ['bits past 2^32', { ...good, bits: 2 ** 32 + good.bits }],
+      ['non-canonical bits (a zero leading mantissa byte)', { ...good, bits: 0x4100ffff }],
+      ['non-canonical bits (E − 1, mantissa shifted: the same target spelled otherwise)', { ...good, bits: 0x3f00ffff }],
+      ['bits exponent below 3', { ...good, bits: 0x02ffffff }],
       ['timestamp as text', { ...good, timestamp: String(good.timestamp) }],
       ['short hash', { ...good, hash: good.hash.slice(2) }],
       ['upper-case previous_hash', { ...good, previous_hash: good.previous_hash.toUpperCase() }],
@@ -80,7 +86,8 @@ t.test('block rules', async (t) => {
   })
 
   t.test('BAD_VERSION', async (t) => {
-    await refused(t, tc, next({ tamper: (b) => { b.version = 2 } }), BlockErrorCode.BAD_VERSION, /version 2 unsupported/)
+    await refused(t, tc, next({ tamper: (b) => { b.version = 1 } }), BlockErrorCode.BAD_VERSION, /version 1 unsupported/)
+    await refused(t, tc, next({ tamper: (b) => { b.version = 3 } }), BlockErrorCode.BAD_VERSION, /version 3 unsupported/)
   })
 
   t.test('BAD_HEIGHT and PARENT_UNKNOWN (parent linkage)', async (t) => {
@@ -99,12 +106,16 @@ t.test('block rules', async (t) => {
 
   t.test('BAD_POW', async (t) => {
     const b = sealWithoutPow(next())
-    await refused(t, tc, b, BlockErrorCode.BAD_POW, /does not have 1 leading zero/)
+    await refused(t, tc, b, BlockErrorCode.BAD_POW, /hash is above the target/)
   })
 
   t.test('BAD_DIFFICULTY', async (t) => {
-    await refused(t, tc, next({ difficulty: 2 }), BlockErrorCode.BAD_DIFFICULTY, /difficulty 2, expected 1/)
-    await refused(t, tc, next({ difficulty: 0 }), BlockErrorCode.BAD_DIFFICULTY, /difficulty 0, expected 1/)
+    // this network's target is fixed at difficulty 1: bits either side are outside its bounds
+    await refused(t, tc, next({ difficulty: 2 }), BlockErrorCode.BAD_DIFFICULTY, /outside the network's bounds/)
+    await refused(t, tc, next({ bits: 0x40ffffff }), BlockErrorCode.BAD_DIFFICULTY, /outside the network's bounds/)
+    // the right bits, a difficulty that is not their leading zero count (difficulty is not hashed)
+    await refused(t, tc, next({ tamper: (b) => { b.difficulty = 2 } }), BlockErrorCode.BAD_DIFFICULTY, /difficulty 2, its target has 1 leading zero/)
+    await refused(t, tc, { ...next(), difficulty: 0 }, BlockErrorCode.BAD_DIFFICULTY, /difficulty 0, its target has 1/)
   })
 
   t.test('BAD_TIMESTAMP', async (t) => {

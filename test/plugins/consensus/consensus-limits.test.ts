@@ -113,7 +113,7 @@ t.test('the template is filled by bytes and by gas as well as by count', async (
   const p = testParams({ maxBlockBytes: 32 * 1024, blockGasLimit: 3_000_000 })
   const tc = await open(t, p)
   const attestation = makeAttestation(tc.tipRef().timestamp + 1)
-  const header = { parent: tc.tipRef(), miner: dev.address, timestamp: tc.tipRef().timestamp + 1, difficulty: 1, supply: coinToBohm(2_000_000), attestation }
+  const header = { parent: tc.tipRef(), miner: dev.address, timestamp: tc.tipRef().timestamp + 1, bits: p.initialBits, supply: coinToBohm(2_000_000), attestation }
   const budget = templateBudget(p, header)
   t.equal(budget.count, p.maxTxPerBlock)
   t.equal(budget.gas, 3_000_000)

@@ -202,7 +202,7 @@ t.test('SENDER_LIMIT', async (t) => {
   t.ok(mp.add(send(tc, dave, carol.address, 1, 0)), 'other senders unaffected')
 })
 
-t.test('MEMPOOL_FULL and lowest-fee eviction', async (t) => {
+t.test('MEMPOOL_FULL and lowest-fee-per-byte eviction under the count cap', async (t) => {
   const { tc, carol, dave, alice } = await fixture(t)
   const mp = pool(tc, { capacity: 2 })
   const removed: Array<{ id: string; reason: string }> = []
@@ -211,7 +211,7 @@ t.test('MEMPOOL_FULL and lowest-fee eviction', async (t) => {
   const dear = send(tc, dave, carol.address, 1, 0, { fee: 0.005 })
   mp.add(cheap)
   mp.add(dear)
-  refused(t, mp, send(tc, alice, dave.address, 1, 0, { fee: 0.001 }), TxErrorCode.MEMPOOL_FULL, /mempool full \(2\) and the fee does not beat the lowest pending fee/)
+  refused(t, mp, send(tc, alice, dave.address, 1, 0, { fee: 0.001 }), TxErrorCode.MEMPOOL_FULL, /mempool full \(2 transactions\)/)
   refused(t, mp, send(tc, alice, dave.address, 1, 0, { fee: 0.0005 }), TxErrorCode.MEMPOOL_FULL, /mempool full/)
   const better = send(tc, alice, dave.address, 1, 0, { fee: 0.002 })
   mp.add(better)

@@ -39,7 +39,7 @@ export const refOf = (b: Pick<Block, 'hash' | 'height' | 'timestamp'>): ParentRe
 export async function stateDump (db: KvStore): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for await (const [k, v] of db.entries({})) {
-    if (k.startsWith('b:') || k.startsWith('bx:') || k.startsWith('bm:') || k.startsWith('hd:') || k.startsWith('sd:')) continue
+    if (k.startsWith('b:') || k.startsWith('bx:') || k.startsWith('bm:') || k.startsWith('hd:') || k.startsWith('sd:') || k.startsWith('iv:')) continue
     out[k] = v.toString('hex')
   }
   return out

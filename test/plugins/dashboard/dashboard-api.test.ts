@@ -35,7 +35,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
   t.test('node', async (t) => {
     const n = (await node.get('/api/node')).json()
     checkShape(t, n, NODE, 'node')
-    t.equal(n.version, '1-devnet')
+    t.equal(n.version, '2-devnet', 'protocol 2: the full-precision target')
     t.equal(n.data_dir, node.dataDir)
     t.equal(n.node_id, node.resolve('wallets').nodeWallet().address)
     t.equal(n.started_at, node.kernel.startedAt)
@@ -104,7 +104,7 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     t.match(m, { enabled: false, running: false, blocks_mined: 0, simulation_mode: false })
     const q = (await node.get('/api/qrng')).json()
     checkShape(t, q, QRNG, 'qrng')
-    t.match(q, { reachable: false, last_fetch_at: null, pool_available_bytes: 0 })
+    t.match(q, { reachable: false, last_fetch_at: null, pool_available_bytes: 0, evidence: null })
     // the keys of every beacon the (devnet) chain trusts are published even without an entropy plugin
     t.same(q.beacons.map((b: { id: string }) => b.id), ['beacon-default', 'beacon-devnet', 'beacon-fastnet'])
     const devnet = q.beacons.find((b: { id: string }) => b.id === 'beacon-devnet')
@@ -170,6 +170,14 @@ t.test('with miner, entropy and peers services present', async (t) => {
   const q = (await node.get('/api/qrng')).json()
   t.match(q, { reachable: true, host: '127.0.0.1', port: 8420, last_fetch_at: 1_700_000_000.25, pool_available_bytes: 4096 })
   t.ok(q.beacons.length > 0, 'beacons published beside the provider status')
+  t.equal(q.evidence, 'no-evidence', 'self-hosted bytes: nothing backs them')
+  const savedEntropy = fake.entropy
+  t.teardown(() => { fake.entropy = savedEntropy })
+  fake.entropy = { ...savedEntropy, source: 'aggregator:beacon-default+self-hosted' }
+  t.equal((await node.get('/api/qrng')).json().evidence, 'beacon-verified', 'a beacon among the sources of the last fill')
+  fake.entropy = { ...savedEntropy, reachable: false, reason: 'below quorum' }
+  t.equal((await node.get('/api/qrng')).json().evidence, null, 'serving nothing')
+  fake.entropy = savedEntropy
   const p = (await node.get('/api/peers')).json()
   t.equal(p.peer_count, 2)
   for (const peer of p.peers) checkShape(t, peer, { peer_id: 'string', address: 'string', version: 'string', best_height: 'int', connected_at: 'float' }, 'peer')

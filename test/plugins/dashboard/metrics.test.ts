@@ -135,3 +135,28 @@ t.test('peers by direction and p2p bytes from the peers service', async (t) => {
   fake.traffic = { bytesIn: 20_000, bytesOut: 1000 }
   t.equal(values((await node.get('/metrics')).body).get('ledger_p2p_received_bytes_total'), 20_000, 'read at scrape time')
 })
+
+t.test('the mempool\'s rolling minimum fee rate rises when it evicts', async (t) => {
+  const node = await startDashboardNode({ config: { consensus: { mempoolCapacity: 1 } } })
+  t.teardown(() => node.stop())
+  const rate = async (): Promise<number | undefined> => values((await node.get('/metrics')).body).get('ledger_mempool_min_fee_bohm_per_byte')
+  t.equal(await rate(), 0, 'room in the pool: no rolling minimum')
+  const mempool = node.resolve('mempool')
+  // two senders (one per slot): the richer fee displaces the other
+  const other = generateWallet()
+  await node.mine([node.send(node.dev, other.address, 50)])
+  mempool.add(node.send(node.dev, '44'.repeat(16), 1, { fee: 0.001 }))
+  mempool.add(node.send(other, '55'.repeat(16), 1, { fee: 0.5 }))
+  t.equal(mempool.size, 1)
+  t.ok((await rate() as number) > 0, 'an eviction raised the fee per byte a newcomer must pay')
+})
+
+t.test('label values from fixed sets: a made-up rejection code counts as other', async (t) => {
+  const node = await startDashboardNode()
+  t.teardown(() => node.stop())
+  // the chain owns blockRejected; fired here as a stand-in for a code outside the set
+  node.kernel.hooks.blockRejected.call({ hash: 'ab'.repeat(64), code: 'x'.repeat(300), reason: 'junk', origin: 'peer' })
+  const text = (await node.get('/metrics')).body
+  t.equal(values(text).get('ledger_blocks_rejected_total{code="other"}'), 1)
+  t.notMatch(text, /x{300}/, 'the code never becomes a label value')
+})

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { generateWallet } from '../../helpers/chain.ts'
 import { vmAddressOf } from '../../../core/chain/address.ts'
 import { FOUNDATION_ADDRESS } from '../../../config/networks.ts'
+import { decodeBits, difficultyOfBits } from '../../../core/chain/target.ts'
 import { startExplorerNode } from './fixtures/explorer-node.ts'
 import { NAMED } from './fixtures/names-plugin.ts'
 import {
@@ -94,6 +95,11 @@ t.test('explorer API on a small chain', async (t) => {
     t.equal(b.hash, b1.hash)
     t.equal(b.merkle_root, b1.merkle_root)
     t.equal(b.nonce, b1.nonce)
+    t.equal(b.bits, b1.bits, 'the compact target the header carries')
+    t.match(b.target, /^[0-9a-f]{128}$/)
+    t.equal(BigInt('0x' + b.target), decodeBits(b1.bits), 'and the target it stands for')
+    t.ok(BigInt('0x' + b.hash) <= BigInt('0x' + b.target), 'the hash meets it')
+    t.equal(b.difficulty, difficultyOfBits(b1.bits), 'difficulty: the target\'s leading zero hex digits')
     t.equal(b.qrng_attestation_present, true)
     t.same(b.quantum_signature, b1.quantum_signature, 'the whole envelope, as hashed into the header')
     t.equal(b.entropy_verifiable, true)

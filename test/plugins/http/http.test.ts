@@ -1,5 +1,6 @@
 import t from 'tap'
 import { startTestNode } from '../../helpers/node.ts'
+import { recordingLogger } from '../../helpers/log.ts'
 
 t.test('public server: JSON 404, invalid JSON and oversized bodies answer 4xx', async (t) => {
   const node = await startTestNode({ plugins: ['http'], start: false })
@@ -66,4 +67,17 @@ t.test('pages registered on one server share one /common/ asset route', async (t
   const page = await app.inject({ method: 'GET', url: '/two' })
   t.equal(page.statusCode, 200)
   t.match(page.headers['content-security-policy'], /default-src 'self'/)
+})
+
+t.test('one "listening" line per server (fastify\'s own is dropped)', async (t) => {
+  const { logger, records } = recordingLogger()
+  const node = await startTestNode({ plugins: ['http'], start: false, logger })
+  t.teardown(() => node.stop())
+  node.resolve('publicHttp').get('/x', async () => ({}))
+  await node.kernel.start()
+  const listening = records.filter((r) => /listening/i.test(r.msg))
+  t.same(listening.map((r) => r.msg), ['public server listening'])
+  const app = node.resolve('publicHttp')
+  app.log.info('other lines still pass')
+  t.ok(records.some((r) => r.msg === 'other lines still pass'))
 })

@@ -2,6 +2,12 @@ import t from 'tap'
 import { extend, params, startP2pNode, waitFor } from './helpers.ts'
 import type { PeerEvent } from '../../../core/kernel/hooks.ts'
 import { recordingLogger } from '../../helpers/log.ts'
+import { generateKeyPair } from '@libp2p/crypto/keys'
+import { createLibp2pNode } from '../../../plugins/p2p/libp2p-node.ts'
+import { registerHandlers } from '../../../plugins/p2p/reqresp.ts'
+import { parsePeerAddress } from '../../../plugins/p2p/address.ts'
+import { ourStatus } from '../../../plugins/p2p/chain-server.ts'
+import { PROTOCOL_VERSION } from '../../../core/kernel/version.ts'
 
 t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer hooks', async (t) => {
   const a = await startP2pNode()
@@ -14,7 +20,7 @@ t.test('peers handshake, list each other with SPEC 2.2 fields and fire the peer 
   const b = await startP2pNode({ peers: [a.address] })
   await waitFor('both sides to list each other', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
   const [fromB] = b.p2p.peers()
-  t.match(fromB, { peer_id: a.p2p.peerId, address: a.address, version: `1-${params.versionSuffix}`, best_height: 3 })
+  t.match(fromB, { peer_id: a.p2p.peerId, address: a.address, version: `${PROTOCOL_VERSION}-${params.versionSuffix}`, best_height: 3 })
   t.type(fromB?.connected_at, 'number')
   t.ok(Math.abs((fromB?.connected_at ?? 0) - Date.now() / 1000) < 60, 'connected_at is a Unix time in seconds')
   const [fromA] = a.p2p.peers()
@@ -66,4 +72,26 @@ t.test('nodes of another network never become peers', async (t) => {
   t.same(otherMagic.p2p.peers(), [])
   t.same(otherGenesis.p2p.peers(), [])
   t.equal(otherGenesis.p2p.syncState(), 'idle')
+})
+
+t.test('a peer of another protocol version is refused at status, even on our chain id and genesis', async (t) => {
+  const { logger, records } = recordingLogger('debug')
+  const a = await startP2pNode({ logger })
+  t.teardown(() => a.stop())
+  // a protocol 1 node: same magic, chain id and genesis hash in its status, only the version differs
+  const old = await createLibp2pNode({ privateKey: await generateKeyPair('Ed25519'), listen: ['/ip4/127.0.0.1/tcp/0'], maxConnections: 10, isBanned: () => false })
+  await old.start()
+  t.teardown(() => old.stop())
+  await registerHandlers({ node: old, params, timeoutMs: 5000 }, {
+    status: () => ({ ...ourStatus(a.chain, `1-${params.versionSuffix}`) }),
+    headers: async () => [],
+    blocks: async function * () {},
+    misbehaved: () => {}
+  })
+  await old.dial(parsePeerAddress(a.address))
+  const oldId = old.peerId.toString()
+  await waitFor('a to turn the protocol 1 node away', () => records.some((r) => r.peer === oldId && r.msg === 'peer is on another chain; disconnecting'))
+  const record = records.find((r) => r.peer === oldId && r.msg === 'peer is on another chain; disconnecting')
+  t.match(record?.reason, `protocol version 1, ours ${PROTOCOL_VERSION}`)
+  t.same(a.p2p.peers(), [], 'never listed as a peer')
 })

@@ -4,11 +4,12 @@ import type { HeaderNode } from '../../../plugins/p2p/header-chain.ts'
 import { decodeHeaderHex, encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
 import type { WireHeader } from '../../../plugins/p2p/header-codec.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
-import { blockWork } from '../../../core/chain/difficulty.ts'
-import { meetsDifficulty } from '../../../core/pow/pow-core.ts'
+import { blockWork, nextBits, retargetTimestampCount } from '../../../core/chain/difficulty.ts'
+import { meetsTarget } from '../../../core/pow/pow-core.ts'
+import { bitsForDifficulty, bitsTargetBytes, decodeBits } from '../../../core/chain/target.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { Block } from '../../../core/chain/types.ts'
-import { mineBlock, testParams } from '../../helpers/chain.ts'
+import { mineBlock, testParams, TEST_BITS } from '../../helpers/chain.ts'
 import type { BlockOptions } from '../../helpers/chain.ts'
 import { jsPowCore } from '../../../core/pow/pow-js.ts'
 
@@ -16,7 +17,7 @@ const now = 1767225600 + 10_000
 
 function setup (params: NetworkParams): { genesis: HeaderNode; lookup: (h: string) => HeaderNode | undefined } {
   const g = genesisBlock(params)
-  const genesis: HeaderNode = { hash: g.hash, height: 0, timestamp: g.timestamp, previous_hash: g.previous_hash, difficulty: g.difficulty, work: blockWork(g.difficulty) }
+  const genesis: HeaderNode = { hash: g.hash, height: 0, timestamp: g.timestamp, previous_hash: g.previous_hash, bits: g.bits, work: blockWork(g.bits) }
   return { genesis, lookup: (h) => (h === g.hash ? genesis : undefined) }
 }
 
@@ -39,29 +40,83 @@ t.test('a valid batch is accepted with cumulative work', async (t) => {
   const blocks = chainOf(params, genesis, 5)
   const out = verifyHeaderBatch(params, wire(blocks), lookup, now)
   t.same(out.map((h) => h.hash), blocks.map((b) => b.hash))
-  t.equal(out[4]?.work, genesis.work + 5n * blockWork(1))
+  t.equal(out[4]?.work, genesis.work + 5n * blockWork(TEST_BITS), 'work sums 2^512 / (target + 1)')
 })
 
-t.test('a header whose hash misses its difficulty is refused', async (t) => {
-  const params = testParams({ initialDifficulty: 2, minDifficulty: 2, maxDifficulty: 2 })
+t.test('a header whose hash is above its target is refused', async (t) => {
+  const bits = bitsForDifficulty(2)
+  const params = testParams({ initialBits: bits, easiestBits: bits, hardestBits: bits })
   const { genesis, lookup } = setup(params)
   const [block] = chainOf(params, genesis, 1) as [Block]
   let h: WireHeader
   do { // another nonce: the header no longer carries its proof of work
     block.nonce++
     h = decodeHeaderHex(encodeHeaderHex(block), jsPowCore)
-  } while (meetsDifficulty(h.hashBytes, 2))
-  t.throws(() => verifyHeaderBatch(params, [h], lookup, now), { name: 'HeaderError', message: /does not meet its difficulty/ })
+  } while (meetsTarget(h.hashBytes, bitsTargetBytes(bits)))
+  t.throws(() => verifyHeaderBatch(params, [h], lookup, now), { name: 'HeaderError', message: /hash is above its target/ })
 })
 
-t.test('the difficulty schedule is enforced on headers, retargets included', async (t) => {
-  const params = testParams({ fixedDifficulty: false, initialDifficulty: 1, minDifficulty: 1, maxDifficulty: 3, blockTimeTarget: 5 })
+/** the retargeting test network: difficulty 1 .. 3, target 5 s */
+const retargeting = (): NetworkParams => testParams({ fixedDifficulty: false, initialBits: bitsForDifficulty(1), easiestBits: bitsForDifficulty(1), hardestBits: bitsForDifficulty(3), blockTimeTarget: 5 })
+
+/** `n` blocks 1 s apart on genesis, each carrying the bits the schedule demands of it */
+function scheduledChain (params: NetworkParams, genesis: HeaderNode, n: number): Block[] {
+  const stamps = [genesis.timestamp]
+  const out: Block[] = []
+  let parent = { hash: genesis.hash, height: 0, timestamp: genesis.timestamp, bits: genesis.bits }
+  for (let i = 0; i < n; i++) {
+    const bits = nextBits(params, parent.height + 1, parent.bits, () => stamps.slice(-retargetTimestampCount(params)))
+    const b = mineBlock(params, parent, { bits })
+    out.push(b)
+    stamps.push(b.timestamp)
+    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp, bits }
+  }
+  return out
+}
+
+t.test('the target schedule is enforced on headers, retargets included', async (t) => {
+  const params = retargeting()
   const { genesis, lookup } = setup(params)
-  // Blocks 1 s apart against a 5 s target: at height 10 the schedule raises difficulty to 2.
-  const good = chainOf(params, genesis, 10, (h) => ({ difficulty: h >= 10 ? 2 : 1 }))
-  t.equal(verifyHeaderBatch(params, wire(good), lookup, now).length, 10)
-  const stale = chainOf(params, genesis, 10, () => ({ difficulty: 1 }))
-  t.throws(() => verifyHeaderBatch(params, wire(stale), lookup, now), { message: /header 10 has difficulty 1, the schedule demands 2/ })
+  // blocks 1 s apart against a 5 s target: at height 20 the schedule demands a smaller target
+  const good = scheduledChain(params, genesis, 20)
+  t.ok(decodeBits(good[19]!.bits) < decodeBits(good[18]!.bits), 'height 20 is harder')
+  t.equal(verifyHeaderBatch(params, wire(good), lookup, now).length, 20)
+  const stale = chainOf(params, genesis, 20, () => ({ bits: params.initialBits }))
+  t.throws(() => verifyHeaderBatch(params, wire(stale), lookup, now), { message: /header 20 has target bits 400fffff, the schedule demands / })
+})
+
+/** a valid header's hex with its bits (offset 148) or version (offset 0) rewritten */
+const patched = (block: Block, offset: number, value: number): string => {
+  const bytes = Buffer.from(encodeHeaderHex(block), 'hex')
+  bytes.writeUInt32BE(value, offset)
+  return bytes.toString('hex')
+}
+
+t.test('forged targets on headers: non-canonical bits, bits outside the bounds, an easier target than the schedule', async (t) => {
+  const params = retargeting()
+  const { genesis, lookup } = setup(params)
+  const [block] = chainOf(params, genesis, 1) as [Block]
+  // the same target spelled with a zero leading mantissa byte: refused before any hashing
+  const spelled = decodeHeaderHex(patched(block, 148, 0x4100ffff), jsPowCore)
+  t.throws(() => verifyHeaderBatch(params, [spelled], lookup, now), { message: /exponent 65/ })
+  const zeroLead = decodeHeaderHex(patched(block, 148, 0x4000ffff), jsPowCore)
+  t.throws(() => verifyHeaderBatch(params, [zeroLead], lookup, now), { message: /zero leading byte/ })
+  const easier = decodeHeaderHex(patched(block, 148, 0x40ffffff), jsPowCore) // above the easiest bound
+  t.throws(() => verifyHeaderBatch(params, [easier], lookup, now), { message: /outside the network's bounds/ })
+  const harder = decodeHeaderHex(patched(block, 148, bitsForDifficulty(4)), jsPowCore) // below the hardest bound
+  t.throws(() => verifyHeaderBatch(params, [harder], lookup, now), { message: /outside the network's bounds/ })
+  // in the bounds but easier than the schedule: a retarget that demanded more
+  const good = scheduledChain(params, genesis, 20)
+  const forged = mineBlock(params, good[18]!, { bits: params.easiestBits })
+  t.throws(() => verifyHeaderBatch(params, wire([...good.slice(0, 19), forged]), lookup, now), { message: /header 20 has target bits 400fffff, the schedule demands / })
+})
+
+t.test('a header of another block version is refused', async (t) => {
+  const params = testParams()
+  const { genesis, lookup } = setup(params)
+  const [block] = chainOf(params, genesis, 1) as [Block]
+  const v1 = decodeHeaderHex(patched(block, 0, 1), jsPowCore)
+  t.throws(() => verifyHeaderBatch(params, [v1], lookup, now), { message: /block version 1, expected 2/ })
 })
 
 t.test('linkage, height, time and unknown parents are checked', async (t) => {

@@ -14,7 +14,8 @@ t.test('a header decodes to the fields and the hash of the block it was encoded 
   t.equal(h.height, 1)
   t.equal(h.timestamp, block.timestamp)
   t.equal(h.previous_hash, g.hash)
-  t.equal(h.difficulty, block.difficulty)
+  t.equal(h.bits, block.bits, 'the compact target at offset 148')
+  t.equal(h.version, block.version)
 })
 
 t.test('anything but 272 bytes of lowercase hex is refused', async (t) => {

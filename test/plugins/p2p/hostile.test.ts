@@ -122,7 +122,7 @@ t.test('a blocks response cut short by the byte budget is asked for again until 
   const chain = privateChain(5)
   const tip = chain[4] as Block
   // it claims exactly the work it has: a claim that is delivered costs nothing
-  const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(genesisBlock(params).difficulty))
+  const work = chain.reduce((w, b) => w + blockWork(b.bits), blockWork(genesisBlock(params).bits))
   const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash, best_work: work.toString() }), serving(chain, 1))
   await waitFor('the victim to download the branch one block per response', () => victim.chain.tip().hash === tip.hash)
   await victim.p2p.syncIdle()
@@ -172,7 +172,7 @@ t.test('a blocks response with an undecodable frame: the blocks before it connec
   let responses = 0
   const honest = serving(chain)
   // the chain's true work: once it is delivered, no claim goes unbacked
-  const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(genesisBlock(params).difficulty))
+  const work = chain.reduce((w, b) => w + blockWork(b.bits), blockWork(genesisBlock(params).bits))
   const rogue = await startRogue(t, params, victim.address, () => claim(victim, { best_height: tip.height, best_hash: tip.hash, best_work: work.toString() }), {
     headers: honest.headers,
     blocks: async function * (req) {

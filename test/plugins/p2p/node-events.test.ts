@@ -43,7 +43,7 @@ t.test('peers and gossiped blocks that were refused', async (t) => {
   const bad = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { difficulty: 3, timestamp: g.timestamp + 1 })
   await rogue.publishBlockBytes(encodeBlock(bad))
   await waitFor('the invalid block to be refused', () => seen.some((e) => e.hash === bad.hash))
-  t.match(seen.find((e) => e.hash === bad.hash), { code: BlockErrorCode.BAD_DIFFICULTY, origin: 'peer', reason: /difficulty/ })
+  t.match(seen.find((e) => e.hash === bad.hash), { code: BlockErrorCode.BAD_DIFFICULTY, origin: 'peer', reason: /outside the network's bounds/ })
   await rogue.publishBlockBytes(crypto.randomBytes(64))
   await waitFor('the undecodable block to be refused', () => seen.some((e) => e.code === BlockErrorCode.BAD_FORMAT))
   t.match(seen.find((e) => e.code === BlockErrorCode.BAD_FORMAT), { hash: '', origin: 'peer', reason: /\S/ })
@@ -64,7 +64,7 @@ t.test('a block refused during sync', async (t) => {
   const b2 = mineBlock(params, { hash: b1.hash, height: 1, timestamp: b1.timestamp }, { timestamp: b1.timestamp + 1, txs: [transfer(params, devWallet(), generateWallet().address, 1, 7, { withKey: true })] })
   const b3 = mineBlock(params, { hash: b2.hash, height: 2, timestamp: b2.timestamp }, { timestamp: b2.timestamp + 1 })
   const chain: Block[] = [b1, b2, b3]
-  const work = chain.reduce((w, b) => w + blockWork(b.difficulty), blockWork(g.difficulty))
+  const work = chain.reduce((w, b) => w + blockWork(b.bits), blockWork(g.bits))
   await startRogue(t, params, victim.address, () => ({ chain_id: params.chainId, genesis_hash: g.hash, best_height: 3, best_hash: b3.hash, best_work: work.toString(), version: nodeVersion(params) }), {
     headers: async () => chain.map(encodeHeaderHex),
     blocks: async function * (req) { for (const hash of req.hashes) { const b = chain.find((x) => x.hash === hash); if (b === undefined) return; yield encodeBlock(b) } }

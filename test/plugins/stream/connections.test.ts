@@ -10,7 +10,11 @@ import { devWallet, transfer } from '../../helpers/chain.ts'
 const CONNECTIONS = 1000
 
 t.test(`${CONNECTIONS} idle connections each receive a published event`, async (t) => {
-  const node = await startChatNode({ plugins: ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'] })
+  // one address and one session here: the per-client caps (test/plugins/stream/caps.test.ts) raised
+  const node = await startChatNode({
+    plugins: ['storage', 'consensus', 'http', 'messenger', 'admin', 'stream'],
+    config: { http: { limits: { maxConnectionsPerAddress: 2 * CONNECTIONS } }, stream: { maxConnectionsPerSession: CONNECTIONS, maxConnectionsPerAddress: CONNECTIONS } }
+  })
   const clients: SseClient[] = []
   t.teardown(async () => { for (const c of clients) c.close(); await node.stop() })
   const port = (node.app.server.address() as AddressInfo).port

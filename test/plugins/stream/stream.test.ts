@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import { startChatNode, sessionCookie } from '../messenger/fixtures/chat-node.ts'
 import { openSse, payloads } from './fixtures/sse-client.ts'
 import type { SseClient } from './fixtures/sse-client.ts'
-import { devWallet, mineBlock, transfer, generateWallet } from '../../helpers/chain.ts'
+import { devWallet, mineBlock, transfer, generateWallet, TEST_BITS } from '../../helpers/chain.ts'
 import { vmAddressOf } from '../../../core/chain/address.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import type { Block, Transaction } from '../../../core/chain/types.ts'
@@ -210,5 +210,5 @@ t.test('event stream', async (t) => {
 })
 
 function x0 (): Omit<Block, 'height' | 'hash' | 'transactions'> {
-  return { version: 1, timestamp: Date.now() / 1000, previous_hash: '0'.repeat(128), merkle_root: '0'.repeat(128), difficulty: 1, miner: 'a'.repeat(32), nonce: 0, quantum_signature: null }
+  return { version: 2, timestamp: Date.now() / 1000, previous_hash: '0'.repeat(128), merkle_root: '0'.repeat(128), difficulty: 1, bits: TEST_BITS, miner: 'a'.repeat(32), nonce: 0, quantum_signature: null }
 }

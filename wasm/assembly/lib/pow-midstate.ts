@@ -14,6 +14,10 @@ const INPUT: usize = memory.data(CHUNK_BYTES, 16)
 export const TEMPLATE: usize = memory.data(STATE_BYTES, 16)
 // Per-nonce working state; after a hash its first 64 bytes are the digest.
 export const WORK: usize = memory.data(STATE_BYTES, 16)
+// The target a search compares digests against: 64 bytes, a 512-bit big-endian integer
+// (core/chain/target.ts), written by JS before each search.
+const TARGET_BYTES: i32 = 64
+export const TARGET: usize = memory.data(TARGET_BYTES, 16)
 
 export let tailLength: i32 = 0
 /** Bumped by every new prefix, so a core holding copies of TEMPLATE knows when to rebuild them. */
@@ -22,6 +26,7 @@ export let templateVersion: u32 = 0
 export function inputPointer (): usize { return INPUT }
 export function digestPointer (): usize { return WORK }
 export function chunkBytes (): i32 { return CHUNK_BYTES }
+export function targetPointer (): usize { return TARGET }
 
 /** Starts loading a new prefix. */
 export function prefixBegin (): void {
@@ -74,20 +79,24 @@ export function hashNonce (nonce: u64): void {
   return <u8>(nonce >>> (<u64>(7 - index) << 3))
 }
 
-/** True when the digest at `digest` starts with at least `difficulty` zero hex digits. */
-export function meetsDifficultyAt (digest: usize, difficulty: i32): bool {
-  // digest byte order is lane byte order, so bswap makes each lane's first nibble its top one
-  for (let lane = 0; lane < 8; lane++) {
-    const nibbles = difficulty - (lane << 4)
-    if (nibbles <= 0) return true
-    const value = bswap<u64>(load<u64>(digest + (<usize>lane << 3)))
-    if (nibbles >= 16) {
-      if (value != 0) return false
-    } else {
-      return (value >>> <u64>(64 - (nibbles << 2))) == 0
-    }
+/** The target's first 64 bits as an integer: a digest whose first 64 bits are below it wins. */
+// @ts-ignore: decorator
+@inline export function targetHead (): u64 {
+  return bswap<u64>(load<u64>(TARGET))
+}
+
+/**
+ * True when the digest at `digest`, read as a 512-bit big-endian integer, is at most TARGET.
+ * Digest and target bytes are in lane byte order, so bswap turns each lane into the next 64
+ * bits of the big-endian integer.
+ */
+export function meetsTargetAt (digest: usize): bool {
+  for (let lane: usize = 0; lane < 8; lane++) {
+    const hash = bswap<u64>(load<u64>(digest + (lane << 3)))
+    const target = bswap<u64>(load<u64>(TARGET + (lane << 3)))
+    if (hash != target) return hash < target
   }
-  return difficulty <= 128
+  return true
 }
 
 /** Hashes prefix ‖ nonce; the digest is at digestPointer(). Nonces are integers below 2^53. */
@@ -97,12 +106,15 @@ export function hashHeader (nonce: f64): void {
 
 /**
  * Scalar search: tries nonces start .. start + count - 1 in order and returns the index of the
- * first whose hash meets `difficulty` (its digest left at digestPointer()), or -1.
+ * first whose hash is at most TARGET (its digest left at digestPointer()), or -1. Only the
+ * first 64 bits are compared until they tie with the target's.
  */
-export function searchScalar (first: u64, count: i32, difficulty: i32): i32 {
+export function searchScalar (first: u64, count: i32): i32 {
+  const head = targetHead()
   for (let i = 0; i < count; i++) {
     hashNonce(first + <u64>i)
-    if (meetsDifficultyAt(WORK, difficulty)) return i
+    const lane0 = bswap<u64>(load<u64>(WORK))
+    if (lane0 < head || (lane0 == head && meetsTargetAt(WORK))) return i
   }
   return -1
 }
