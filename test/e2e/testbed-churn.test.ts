@@ -8,6 +8,7 @@ t.setTimeout(240_000)
 
 t.test('a node SIGKILLed during sync restarts and catches up', async (t) => {
   const { recording: rec, figures: f } = await runTestbedScenario(t, {
+    network: 'devnet',
     nodes: 3,
     miners: 2,
     topology: 'line',

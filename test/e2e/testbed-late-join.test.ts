@@ -8,6 +8,7 @@ t.setTimeout(240_000)
 
 t.test('a late joiner syncs while the network mines', async (t) => {
   const { recording: rec, figures: f } = await runTestbedScenario(t, {
+    network: 'devnet',
     nodes: 3,
     miners: 2,
     topology: 'ring',

