@@ -9,11 +9,9 @@ import { NETWORKS } from '../../config/networks.ts'
 import { walletFromSeed } from '../../core/chain/wallet.ts'
 import type { Wallet } from '../../core/chain/wallet.ts'
 import { writeWalletFile } from '../../core/kernel/wallet-file.ts'
-import type { Scenario, Step } from '../scenario/types.ts'
+import type { Scenario } from '../scenario/types.ts'
 import { links, parseTopology } from '../topology.ts'
 import { Shaper } from '../shaper/shaper.ts'
-import { parseBandwidth } from '../shaper/schedule.ts'
-import type { LinkSettings } from '../shaper/schedule.ts'
 import { freePort } from '../node/ports.ts'
 import { TestbedNode } from '../node/node-process.ts'
 import { Collector } from './collector.ts'
@@ -21,8 +19,9 @@ import { LoadGenerator } from './load.ts'
 import type { LoadStats } from './load.ts'
 import { seededRandom } from './random.ts'
 import { onAnyExit } from './cleanup.ts'
-import { startRogue } from './rogue.ts'
 import type { RogueRun } from './rogue.ts'
+import { linkSettings, playStep } from './steps.ts'
+import type { StepContext } from './steps.ts'
 import type { Mark, Recording } from '../figures/recording.ts'
 import type { ChainBlock } from '../events.ts'
 
@@ -42,14 +41,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 function minerWallet (seed: number, index: number): Wallet {
   return walletFromSeed(shake256(Buffer.from(`ledger testbed ${seed} miner ${index}`), { dkLen: 32 }))
-}
-
-function linkSettings (s: { latencyMs?: number; jitterMs?: number; bandwidth?: string | null }): Partial<LinkSettings> {
-  const out: Partial<LinkSettings> = {}
-  if (s.latencyMs !== undefined) out.latencyMs = s.latencyMs
-  if (s.jitterMs !== undefined) out.jitterMs = s.jitterMs
-  if (s.bandwidth !== undefined) out.bandwidthBps = s.bandwidth === null ? null : parseBandwidth(s.bandwidth)
-  return out
 }
 
 export async function runScenario (o: RunOptions): Promise<RunResult> {
@@ -116,43 +107,11 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       }
     })()
 
-    const node = (i: number): TestbedNode => nodes[i] as TestbedNode
-    const play = async (step: Step): Promise<void> => {
-      const at = `t=${step.at}s:`
-      switch (step.do) {
-        case 'load': load.setRate(step.rate, step.mix); mark('load', `${at} load ${step.rate} tx/s`); break
-        case 'partition': shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
-        case 'heal': shaper.heal(); mark('heal', `${at} heal`); break
-        case 'kill':
-          if (step.whileSyncing === true) await untilSyncing(node(step.node))
-          mark('kill', `${at} SIGKILL node ${step.node}${step.whileSyncing === true ? ' while it syncs' : ''}`, [step.node])
-          await node(step.node).kill()
-          break
-        case 'restart': mark('restart', `${at} start node ${step.node}`, [step.node]); await node(step.node).start(120_000); break
-        case 'mining':
-          mark('mining', `${at} mining ${step.on ? 'on' : 'off'} on nodes ${step.nodes.join(',')}`, step.nodes)
-          await Promise.all(step.nodes.map(async (i) => { await node(i).stop(); node(i).mine = step.on; await node(i).start(120_000) }))
-          break
-        case 'rogue': {
-          const genesis = (await node(step.node).get<ChainBlock[]>('/chain?from=0&to=0'))[0]?.hash ?? ''
-          const rogue = await startRogue(params, genesis, node(step.node).spec.ports.p2p, step.kind)
-          rogues.add(rogue)
-          mark('rogue', `${at} rogue peer ${rogue.peerId.slice(-8)} (${step.kind}) at node ${step.node} for ${step.seconds} s`, [step.node], rogue.peerId)
-          setTimeout(() => { rogues.delete(rogue); rogue.stop().catch(() => {}) }, step.seconds * 1000).unref()
-          break
-        }
-        case 'links': {
-          const pairs = step.between?.map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`)
-          shaper.set((a, b) => pairs === undefined || pairs.includes(`${a}-${b}`), linkSettings(step))
-          mark('links', `${at} links ${pairs?.join(' ') ?? 'all'} ${JSON.stringify(linkSettings(step))}`)
-          break
-        }
-      }
-    }
+    const ctx: StepContext = { params, nodes, shaper, load, rogues, mark }
     for (const step of s.steps) {
       const wait = start + step.at * 1000 - Date.now()
       if (wait > 0) await sleep(wait)
-      await play(step)
+      await playStep(ctx, step)
     }
     const endOfSteps = start + s.durationSeconds * 1000
     if (endOfSteps > Date.now()) await sleep(endOfSteps - Date.now())
@@ -207,16 +166,6 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     removeExitHook()
     cleanupNow()
   }
-}
-
-/** waits (at most 60 s) until the node says it is syncing */
-async function untilSyncing (n: TestbedNode): Promise<void> {
-  const until = Date.now() + 60_000
-  while (Date.now() < until) {
-    if ((await n.state().catch(() => null))?.sync_state === 'syncing') return
-    await sleep(100)
-  }
-  throw new Error(`node ${n.index} did not start syncing within 60 s`)
 }
 
 /** the main chain, from genesis, of the running node with the most work */
