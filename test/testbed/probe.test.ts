@@ -10,7 +10,7 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
 import { freePort } from '../helpers/ports.ts'
 
-const block = (height: number): Block => ({ version: 1, height, timestamp: 1, previous_hash: `p${height}`, merkle_root: '', difficulty: 1, miner: 'm', nonce: 0, hash: `h${height}`, transactions: [], quantum_signature: null })
+const block = (height: number): Block => ({ version: 1, height, timestamp: 1, previous_hash: `p${height}`, merkle_root: '', difficulty: 1, bits: 0x3fffffff, miner: 'm', nonce: 0, hash: `h${height}`, transactions: [], quantum_signature: null })
 
 t.test('the recorder keeps the first arrival of each block and tx, and every hook a figure needs', async (t) => {
   const hooks = createHooks()
