@@ -26,6 +26,7 @@ t.test('defaults fill what a scenario leaves out', async (t) => {
   t.match(s, { name: 'mine', network: 'testnet', nodes: 6, miners: 3, topology: 'ring', latencyMs: 50, bandwidth: null, late: [] })
   t.same(s.steps, [{ at: 1, do: 'load', rate: 2, mix: { transfer: 1 } }, { at: 3, do: 'heal' }])
   t.same(parseScenario({ steps: [{ at: 2, do: 'rogue', node: 0, kind: 'garbage' }] }, 'r').steps, [{ at: 2, do: 'rogue', node: 0, kind: 'garbage', seconds: 20 }], 'a rogue lasts 20 s unless told')
+  t.match(parseScenario({ steps: [{ at: 1, do: 'load', rate: 1, entry: 'sticky' }] }, 's').steps[0], { entry: 'sticky' })
 })
 
 t.test('each mistake is refused with where it is', async (t) => {
@@ -40,6 +41,7 @@ t.test('each mistake is refused with where it is', async (t) => {
     [{ steps: [{ at: 1, do: 'kill', node: 6 }] }, /steps\[0\]\.node/],
     [{ steps: [{ at: 1, do: 'kill', node: 1, whileSyncing: 'yes' }] }, /whileSyncing must be true or false/],
     [{ steps: [{ at: 1, do: 'rogue', node: 1, kind: 'nice' }] }, /kind must be garbage or false-claim/],
+    [{ steps: [{ at: 1, do: 'load', rate: 1, entry: 'nearest' }] }, /entry must be random or sticky/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1], [1, 2]] }] }, /name a node twice/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1]] }] }, /at least two groups/],
     [{ steps: [{ at: 1, do: 'mining', nodes: [0] }] }, /\.on must be true or false/],

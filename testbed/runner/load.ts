@@ -24,6 +24,7 @@ export class LoadGenerator {
   #contract: string | null = null
   #deployId: string | null = null
   #inFlight = 0
+  #sticky = false
 
   readonly chainId: string
   readonly nodes: readonly TestbedNode[]
@@ -37,8 +38,9 @@ export class LoadGenerator {
     this.random = random
   }
 
-  setRate (rate: number, mix: Partial<Record<TxKind, number>> = { transfer: 1 }): void {
+  setRate (rate: number, mix: Partial<Record<TxKind, number>> = { transfer: 1 }, entry: 'random' | 'sticky' = 'random'): void {
     this.#rate = rate
+    this.#sticky = entry === 'sticky'
     this.#mix = (Object.entries(mix) as Array<[TxKind, number]>).filter(([, w]) => w > 0)
     if (this.#mix.length === 0) this.#mix = [['transfer', 1]]
     if (rate > 0 && this.#timer === null) {
@@ -75,8 +77,9 @@ export class LoadGenerator {
   }
 
   async #sendOne (): Promise<void> {
-    const entry = this.#pick(this.nodes.filter((n) => n.running))
     const from = this.#pick(this.wallets)
+    const home = this.nodes[from === undefined ? 0 : this.wallets.indexOf(from) % this.nodes.length]
+    const entry = this.#sticky && home?.running === true ? home : this.#pick(this.nodes.filter((n) => n.running))
     if (entry === undefined || from === undefined) return
     let nonce = this.#nonces.get(from.address)
     if (nonce === undefined) {

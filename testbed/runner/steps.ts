@@ -36,7 +36,7 @@ export async function playStep (ctx: StepContext, step: Step): Promise<void> {
   const node = (i: number): TestbedNode => ctx.nodes[i] as TestbedNode
   const at = `t=${step.at}s:`
   switch (step.do) {
-    case 'load': load.setRate(step.rate, step.mix); mark('load', `${at} load ${step.rate} tx/s`); break
+    case 'load': load.setRate(step.rate, step.mix, step.entry); mark('load', `${at} load ${step.rate} tx/s${step.entry === 'sticky' ? ' (each wallet to one node)' : ''}`); break
     case 'partition': shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
     case 'heal': shaper.heal(); mark('heal', `${at} heal`); break
     case 'kill':

@@ -57,10 +57,13 @@ function parseStep (raw: unknown, i: number, nodes: number): Step {
   const node = (): number => int(raw, 'node', where, 0, nodes - 1)
   switch (raw.do) {
     case 'load': {
-      only(raw, ['at', 'do', 'rate', 'mix'], where)
+      only(raw, ['at', 'do', 'rate', 'mix', 'entry'], where)
+      if (raw.entry !== undefined && raw.entry !== 'random' && raw.entry !== 'sticky') throw new ScenarioError(`${where}.entry must be random or sticky`)
       const mix = raw.mix ?? { transfer: 1 }
       if (!isObject(mix) || Object.entries(mix).some(([k, v]) => !['transfer', 'chat', 'call'].includes(k) || typeof v !== 'number' || v < 0)) throw new ScenarioError(`${where}.mix must map transfer, chat and call to non-negative weights`)
-      return { at, do: 'load', rate: num(raw, 'rate', where, 0, 1000), mix: mix as Partial<Record<TxKind, number>> }
+      const step: Step = { at, do: 'load', rate: num(raw, 'rate', where, 0, 1000), mix: mix as Partial<Record<TxKind, number>> }
+      if (raw.entry !== undefined) step.entry = raw.entry
+      return step
     }
     case 'partition': {
       only(raw, ['at', 'do', 'groups'], where)

@@ -4,8 +4,9 @@
 export type TxKind = 'transfer' | 'chat' | 'call'
 
 export type Step =
-  /** transactions at `rate` per second from the funded wallets to random entry nodes; rate 0 stops */
-  | { at: number; do: 'load'; rate: number; mix?: Partial<Record<TxKind, number>> }
+  /** transactions at `rate` per second from the funded wallets to random entry nodes (`entry:
+   *  'sticky'`: each wallet always to the same running node); rate 0 stops */
+  | { at: number; do: 'load'; rate: number; mix?: Partial<Record<TxKind, number>>; entry?: 'random' | 'sticky' }
   /** cut every link between the groups (nodes in no group are each on their own) */
   | { at: number; do: 'partition'; groups: number[][] }
   /** restore every cut link */
