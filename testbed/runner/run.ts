@@ -87,11 +87,14 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     // are on one tip: what the miners made alone before that, and the reorgs that joined it,
     // are setup, not network (the figures count from here)
     const expected = (i: number): number => topology.filter(([a, b]) => (a === i || b === i) && !s.late.includes(a) && !s.late.includes(b)).length
+    // (miners that tie for ever — devnet's paced blocks — start after 30 s of being peered)
     const readyBy = Date.now() + 120_000
+    let peeredAt: number | null = null
     for (;;) {
       const states = await Promise.all(nodes.filter((n) => n.running).map(async (n) => ({ n, st: await n.state().catch(() => null) })))
       const peered = states.every(({ n, st }) => st !== null && st.peers.length >= expected(n.index))
-      if (peered && new Set(states.map(({ st }) => st?.hash)).size === 1) break
+      if (peered) peeredAt ??= Date.now()
+      if (peered && (new Set(states.map(({ st }) => st?.hash)).size === 1 || Date.now() - (peeredAt ?? Date.now()) > 30_000)) break
       if (Date.now() > readyBy) throw new Error(`the nodes were not all peered on one tip within 120 s: ${states.map(({ n, st }) => `node ${n.index} ${st?.peers.length ?? '?'}/${expected(n.index)} peers, height ${st?.height ?? '?'}`).join('; ')}`)
       await sleep(250)
     }
