@@ -9,10 +9,12 @@ import { normalizeAddress } from '../core/chain/address.ts'
 import { MAX_MEMO_CHARS } from '../core/chain/tx-rules.ts'
 import { walletFromSeed } from '../core/chain/wallet.ts'
 import { readWalletFile } from '../core/kernel/wallet-file.ts'
+import { openWalletFile } from '../core/kernel/wallet-keystore-file.ts'
 import type { Wallet } from '../core/chain/wallet.ts'
 
 export type { Transaction, Wallet }
-export { readWalletFile, walletFromSeed }
+/** readWalletFile: a plain file; openWalletFile(file, () => passphrase): plain or encrypted */
+export { openWalletFile, readWalletFile, walletFromSeed }
 
 import { DEFAULT_NODE_URL } from './defaults.ts'
 export { DEFAULT_NODE_URL }

@@ -35,6 +35,12 @@ export interface ProcessOptions {
    * only wasted work.
    */
   next?: { block: Block; txForms?: readonly Buffer[] }
+  /**
+   * false: a refusal is not logged nor announced on blockRejected by the chain; the caller
+   * reports it (p2p does, rate-limited per peer, so one peer's junk cannot flood the log and
+   * the node's events). Default true.
+   */
+  announceRejection?: boolean
 }
 
 export interface StoredReceipt extends Receipt { tx_id: string; block_height: number }

@@ -3,6 +3,7 @@
 // the entropy server's /api/health and the metrics' `evidence` label. SPEC's own fields
 // (quantum_verified, qrng_attestation_present) keep their values; these are presentation.
 import type { Attestation, QuantumSignature } from './types.ts'
+import { beaconComponents } from '../../config/entropy-sources.ts'
 
 export type EntropyEvidence = 'beacon-verified' | 'signed-unverifiable' | 'no-evidence' | 'genesis'
 
@@ -37,4 +38,11 @@ export function entropyEvidenceOf (qs: QuantumSignature | null | undefined): Ent
 /** The evidence of bytes an entropy source serves: beacon rounds back them, or nothing does. */
 export function servedEvidence (beaconRounds: number): EntropyEvidence {
   return beaconRounds > 0 ? 'beacon-verified' : 'no-evidence'
+}
+
+/** What backs what a provider serves now: a beacon among the sources of its last draw, or
+ *  nothing; null while it serves nothing. A configured beacon that is down does not count. */
+export function providerEvidence (reachable: boolean, source: string | null): EntropyEvidence | null {
+  if (!reachable || source === null) return null
+  return servedEvidence(beaconComponents(source).length)
 }

@@ -93,7 +93,7 @@ const REFUSAL_CLASS: Record<TxErrorCode, TxRefusalClass> = {
 }
 
 /** The class of a mempool refusal: the peer layer scores a gossiped transaction by it (misbehaviour.ts). */
-export function txRefusalClass (code: TxErrorCode): TxRefusalClass {
+export function txRefusalClass (code: string): TxRefusalClass {
   // a code of none of the protocol's is a policy plugin's (TxPolicyError): the node's own choice
   return (REFUSAL_CLASS as Partial<Record<string, TxRefusalClass>>)[code] ?? 'policy'
 }

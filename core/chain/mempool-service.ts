@@ -26,6 +26,4 @@ export interface MempoolService {
    * kept, within the block's byte and gas budget when given
    */
   select(max: number, budget?: Omit<TemplateBudget, 'count'>): Transaction[]
-  /** the fee per byte (bohm) a newcomer must pay now: 0 until the pool evicts, then decaying (Bitcoin Core's mempoolminfee) */
-  minFeePerByte?(): bigint
 }

@@ -30,7 +30,7 @@ export interface NetworkParams {
   paceBlocks: boolean
   /** blocks between retargets (SPEC 8: 10) */
   difficultyInterval: number
-  /** τ of the retarget rule in block times: a span one τ late halves the difficulty (difficulty.ts) */
+  /** τ of the retarget rule in block times: an interval one τ late doubles the target (difficulty.ts) */
   retargetHalfLife: number
   /** the most a retarget moves the target: a factor 2^this either way */
   maxRetargetLog2: number

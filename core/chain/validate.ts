@@ -1,5 +1,5 @@
-// Context checks of a block against its parent, before any state is touched: format,
-// linkage, time, difficulty, merkle root, attestation (SPEC 2.8) and proof-of-work.
+// Context checks of a block against its parent, before any state is touched: proof-of-work
+// first, then version, linkage, time, difficulty, size, merkle root and attestation (SPEC 2.8).
 import type { NetworkParams } from './params.ts'
 import type { Block } from './types.ts'
 import { MINING_REWARD_SENDER } from './types.ts'
@@ -103,21 +103,24 @@ export interface HeaderContext {
 export interface DeferredPairings { env: Attestation; pending: PendingPairing[] }
 
 export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): DeferredPairings | null {
-  if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
-  if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
-  if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
-  if (block.timestamp > ctx.now + params.maxFutureDrift) reject(BlockErrorCode.BAD_TIMESTAMP, `timestamp more than ${params.maxFutureDrift}s in the future`)
-  checkBlockTarget(params, block, ctx.expectedBits)
-
-  // Proof-of-work first among the costly checks: it is the cheapest to verify and the
-  // hardest to fake, so junk is turned away before signatures are looked at. The envelope's
-  // shape is checked first only because the header cannot be encoded without its seed.
+  // Proof of work before any other rule (issue 31, "work first"): it is cheap to verify and
+  // the one thing junk cannot fake, so a block without it is refused as such whatever else it
+  // breaks (its timestamp, its parent, its difficulty), and nothing else is looked at. The
+  // envelope's presence is checked first only because the header cannot be encoded without
+  // its seed; the target the hash is held against is the block's own, checked against the
+  // network's bounds and the schedule right after.
   checkEnvelopePresent(block)
   const { cores } = ctx
   const prefix = encodeHeaderPrefix(block, cores.sha3)
   const hash = Buffer.from(cores.pow.hashHeader(prefix, block.nonce))
   if (hash.toString('hex') !== block.hash) reject(BlockErrorCode.BAD_HASH, 'hash is not SHA3-512 of the header')
   if (!meetsTarget(hash, bitsTargetBytes(block.bits))) reject(BlockErrorCode.BAD_POW, 'hash is above the target')
+  // the target the hash met: within the network's bounds and the one the schedule demands
+  checkBlockTarget(params, block, ctx.expectedBits)
+  if (block.version !== BLOCK_VERSION) reject(BlockErrorCode.BAD_VERSION, `block version ${block.version} unsupported`)
+  if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
+  if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
+  if (block.timestamp > ctx.now + params.maxFutureDrift) reject(BlockErrorCode.BAD_TIMESTAMP, `timestamp more than ${params.maxFutureDrift}s in the future`)
   ctx.onProofOfWork?.()
   // With the pairings left to the caller, the attestation's own checks come next: the caller
   // starts its beacon pairings (a block's costliest check when it quotes a new round) now, on

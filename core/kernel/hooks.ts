@@ -49,9 +49,9 @@ export interface TxRefusal { code: string; reason: string }
 
 export interface PeerEvent { peerId: string; address: string }
 
-/** a block or transaction as it first arrives from a peer, before any rule is checked (the
- *  test bed's propagation clock, docs/testbed.md); fired once per gossip message, so a
- *  listener keeps the first time it saw an id */
+/** a block or transaction as it arrives from a peer, before the rules past the block's work
+ *  (the test bed's propagation clock, docs/testbed.md); fired per arrival, so a listener
+ *  keeps the first time it saw an id */
 export interface PeerItemEvent { kind: 'block' | 'tx'; id: string; peerId: string; height?: number; previousHash?: string }
 
 export interface EntropyStatusEvent { reachable: boolean; source: string | null; reason: string | null }
@@ -88,7 +88,7 @@ export function createHooks () {
     blockMined: new SyncHook<[Block]>(['block']),
     entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
 
-    /** a gossiped block or transaction arrived from a peer (well-formed, not yet validated) */
+    /** a block (its work checked) or a transaction arrived from a peer, before the other rules */
     peerItemReceived: new SyncHook<[PeerItemEvent]>(['item']),
     peerConnected: new SyncHook<[PeerEvent]>(['peer']),
     peerDisconnected: new SyncHook<[PeerEvent]>(['peer'])

@@ -5,6 +5,8 @@
 // and the session cookie. Types only, plus the two values a manifest needs before any service
 // exists (its config schema for a rate rule, the shared assets' URL prefix).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ChainViewsHttp } from './chain-views-http.ts'
+export type { ChainViewsHttp, ChainViewSchemas, SearchHit, ViewErrorTexts } from './chain-views-http.ts'
 import type { Logger } from 'pino'
 import type { JsonSchema } from './plugin.ts'
 
@@ -32,8 +34,10 @@ export interface HttpLimits {
   /** a socket with no traffic either way is closed after this (event streams send a heartbeat
    *  more often) */
   idleTimeoutMs: number
-  /** open sockets on this server; a socket over the cap is closed at once */
-  maxConnections: number
+  /** open sockets on this server; a socket over the cap is closed at once. Unset: a quarter
+   *  of the process's descriptor limit (ulimit -n), between 64 and 10,240, so sockets never
+   *  take the descriptors the databases and peers need */
+  maxConnections?: number
   /** open sockets from one client address (IPv6: one /64); not applied behind a trusted proxy,
    *  where every socket comes from the proxy */
   maxConnectionsPerAddress: number
@@ -46,12 +50,11 @@ export interface HttpLimits {
   maxJsonDepth: number
 }
 
-export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
+export const DEFAULT_HTTP_LIMITS: Readonly<Omit<HttpLimits, 'maxConnections'>> = {
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 120_000,
-  maxConnections: 1024,
   maxConnectionsPerAddress: 64,
   drainBytes: 16 * 1024 * 1024,
   drainMs: 10_000,
@@ -71,7 +74,7 @@ export function httpLimitsSchema (): JsonSchema {
       requestTimeoutMs: ms(l.requestTimeoutMs),
       keepAliveTimeoutMs: ms(l.keepAliveTimeoutMs),
       idleTimeoutMs: ms(l.idleTimeoutMs),
-      maxConnections: count(l.maxConnections),
+      maxConnections: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'default: a quarter of the descriptor limit, 64..10,240' },
       maxConnectionsPerAddress: count(l.maxConnectionsPerAddress),
       drainBytes: { type: 'integer', minimum: 0, maximum: 1024 * 1024 * 1024, default: l.drainBytes },
       drainMs: ms(l.drainMs),
@@ -148,6 +151,8 @@ export interface SessionCookies {
 }
 
 export interface HttpService {
+  /** the chain views' schemas, error texts, page querystring and search, shared by every surface serving them */
+  readonly chainViews: ChainViewsHttp
   /** a fastify server answering every failure in the node's one error shape; not listening */
   createServer(opts: HttpServerOptions): FastifyInstance
   /** OpenAPI + swagger-ui at /docs; await it before adding routes so every route is captured */

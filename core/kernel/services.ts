@@ -12,8 +12,11 @@ import type { ChainService } from '../chain/chain-service.ts'
 import type { MempoolService } from '../chain/mempool-service.ts'
 import type { Wallet } from '../chain/wallet.ts'
 import type { HttpService } from './http-service.ts'
-import type { AccountStore } from '../accounts/store.ts'
-import type { FaucetQueue } from '../accounts/faucet-queue.ts'
+import type { AccountService, FaucetService } from './account-service.ts'
+export type {
+  AccountService, FaucetService, ApprovedUser, PendingSignup, BlockedRecord, Invite, ApiTokenListing, ApiTokenRecord,
+  RevokedSession, DripView, FaucetState, SignupResult, ApprovalResult, TokenCreated
+} from './account-service.ts'
 import type { ContractAbi } from '../contracts/abi.ts'
 import type { Cores } from '../cores/cores.ts'
 import type { ChainFollowService } from './follow.ts'
@@ -164,10 +167,10 @@ export interface Services {
   publicHttp: FastifyInstance
   // messenger
   /** admin state: pending queue, users, blocked names, sessions, invites, API tokens */
-  accounts: AccountStore
+  accounts: AccountService
   names: NameDirectory
   /** signup drips the faucet wallet could not pay yet, paid in order as it can */
-  faucet: FaucetQueue
+  faucet: FaucetService
   // playground
   contractAbis: ContractAbiDirectory
 }

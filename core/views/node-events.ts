@@ -3,6 +3,8 @@
 // built from the hooks no public surface shows: refused and mined blocks, reorgs, peers coming
 // and going, transactions dropped from the mempool, the entropy provider's reachability and the
 // node's own start and stop. Holds peer addresses: node-local surfaces only.
+import { providerEvidence } from '../chain/entropy-evidence.ts'
+import type { EntropyEvidence } from '../chain/entropy-evidence.ts'
 import type { HookCatalogue } from '../kernel/hooks.ts'
 
 export const NODE_EVENT_TYPES = [
@@ -22,7 +24,8 @@ export type NodeEventDraft = { at: number } & (
   | { type: 'reorg'; from: Ref; to: Ref; fork_point: Ref; disconnected: number; connected: number }
   | { type: 'peer_connected' | 'peer_disconnected'; peer_id: string; address: string }
   | { type: 'tx_dropped'; tx_id: string; sender: string; reason: 'evicted' | 'expired' | 'invalidated' }
-  | { type: 'entropy_status'; reachable: boolean; source: string | null; reason: string | null }
+  /** evidence: what backs the bytes served now (docs/entropy.md), null while nothing is served */
+  | { type: 'entropy_status'; reachable: boolean; source: string | null; reason: string | null; evidence: EntropyEvidence | null }
 )
 
 /** a numbered event as the node-local surfaces serve it */
@@ -52,7 +55,7 @@ export function tapNodeEvents (hooks: HookCatalogue, tapName: string, onEvent: (
   hooks.txRemoved.tap(tapName, ({ tx, reason }) => {
     if (reason !== 'confirmed') onEvent({ type: 'tx_dropped', at: now(), tx_id: tx.transaction_id, sender: tx.sender, reason })
   })
-  hooks.entropyStatus.tap(tapName, ({ reachable, source, reason }) => { onEvent({ type: 'entropy_status', at: now(), reachable, source, reason }) })
+  hooks.entropyStatus.tap(tapName, ({ reachable, source, reason }) => { onEvent({ type: 'entropy_status', at: now(), reachable, source, reason, evidence: providerEvidence(reachable, source) }) })
 }
 
 const ref = (r: Ref): Ref => ({ height: r.height, hash: r.hash })

@@ -1,7 +1,7 @@
 // HTTP Basic for /admin and /api/admin/* (SPEC 5). Both parts are compared through their
 // SHA3-256 digests with timingSafeEqual, and both always, so timing reveals neither.
 import { HttpError } from '../../core/kernel/errors.ts'
-import { secretsEqual } from '../../core/accounts/secrets.ts'
+import { secretsEqual } from '../../core/crypto/secrets.ts'
 import type { AdminCredentials } from './credentials.ts'
 
 export const ADMIN_REALM = 'ledger-admin'

@@ -1,5 +1,5 @@
 // Admin (SPEC 4.4, 5): the API under /api/admin and the UI at /admin, all behind HTTP Basic.
-// State lives in the `accounts` service (core/accounts) that the messenger provides.
+// State lives in the `accounts` service (plugins/messenger/accounts, typed by core/kernel/account-service.ts) that the messenger provides.
 import type { FastifyInstance } from 'fastify'
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import path from 'node:path'

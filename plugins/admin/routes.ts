@@ -4,26 +4,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/kernel/errors.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
-import type { AccountStore } from '../../core/accounts/store.ts'
-import { INVITE_DEFAULT_USES, INVITE_MAX_USES } from '../../core/accounts/store.ts'
-import { accountErrors, toHttpError } from '../../core/accounts/errors.ts'
-import type { FaucetQueue } from '../../core/accounts/faucet-queue.ts'
+import type { AccountService, FaucetService } from '../../core/kernel/account-service.ts'
+import { INVITE_DEFAULT_USES, INVITE_MAX_USES } from '../../core/kernel/account-service.ts'
 
 export interface AdminDeps {
-  accounts: AccountStore
+  accounts: AccountService
   chain: ChainService
-  faucet?: FaucetQueue
+  faucet?: FaucetService
 }
 
 type Body = Record<string, unknown>
 const bodyOf = (request: FastifyRequest): Body =>
   request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body as Body : {}
 
-async function accountCall<T> (fn: () => Promise<T>): Promise<T> {
+async function accountCall<T> (accounts: AccountService, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn()
   } catch (err) {
-    throw toHttpError(err)
+    throw accounts.httpErrorOf(err)
   }
 }
 
@@ -86,7 +84,7 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, fa
   })
 
   app.post('/api/admin/approve', { schema: { tags, summary: 'approve a pending signup: wallet, 100-coin faucet drip, login token', body: nameBody, response: errors } }, async (request) => {
-    const { user, faucetTx } = await accountCall(() => accounts.approve(bodyOf(request).name))
+    const { user, faucetTx } = await accountCall(accounts, () => accounts.approve(bodyOf(request).name))
     return { status: 'approved', name: user.name, address: user.address, login_token: user.login_token, faucet_tx: faucetTx }
   })
 
@@ -94,12 +92,12 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, fa
     schema: { tags, summary: 'block a name: removes it from pending and approved, ends its sessions', body: bodyDoc({ name: 'user name', reason: 'optional, kept for the audit trail' }), response: errors }
   }, async (request) => {
     const body = bodyOf(request)
-    const record = await accountCall(() => accounts.block(body.name, body.reason))
+    const record = await accountCall(accounts, () => accounts.block(body.name, body.reason))
     return { status: 'blocked', name: record.name }
   })
 
   app.post('/api/admin/unblock', { schema: { tags, summary: 'unblock a name (it must sign up again)', body: nameBody, response: errors } }, async (request) => {
-    const record = await accountCall(() => accounts.unblock(bodyOf(request).name))
+    const record = await accountCall(accounts, () => accounts.unblock(bodyOf(request).name))
     return { status: 'unblocked', name: record.name }
   })
 
@@ -113,14 +111,14 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, fa
   app.post('/api/admin/invites/create', {
     schema: { tags, summary: 'create an invite code', body: bodyDoc({ max_uses: `integer 1-${INVITE_MAX_USES}, default ${INVITE_DEFAULT_USES}` }), response: errors }
   }, async (request) => {
-    const invite = await accountCall(() => accounts.createInvite(usesOf(bodyOf(request).max_uses)))
+    const invite = await accountCall(accounts, () => accounts.createInvite(usesOf(bodyOf(request).max_uses)))
     return { code: invite.code, max_uses: invite.max_uses, signup_url: signupUrl(request, invite.code) }
   })
 
   app.get('/api/admin/invites', { schema: { tags, summary: 'every invite code ever issued', response: errors } }, async () => ({ invites: accounts.invites() }))
 
   app.post('/api/admin/invites/revoke', { schema: { tags, summary: 'revoke an invite code', body: bodyDoc({ code: 'CODE-XXXXXX' }), response: errors } }, async (request) => {
-    const invite = await accountCall(() => accounts.revokeInvite(bodyOf(request).code))
+    const invite = await accountCall(accounts, () => accounts.revokeInvite(bodyOf(request).code))
     return { status: 'revoked', code: invite.code }
   })
 
@@ -133,7 +131,7 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, fa
     }
   }, async (request) => {
     const body = bodyOf(request)
-    const { token, record } = await accountCall(() => accounts.createToken({ label: body.label, name: body.name, scope: body.scope }))
+    const { token, record } = await accountCall(accounts, () => accounts.createToken({ label: body.label, name: body.name, scope: body.scope }))
     return { token, id: record.id, label: record.label, name: record.name, scope: record.scope, note: 'store this token now: only its hash is kept, it cannot be shown again' }
   })
 
@@ -143,13 +141,13 @@ export function registerAdminRoutes (app: FastifyInstance, { accounts, chain, fa
     schema: { tags, summary: 'revoke an API token by raw token, token_hash or listing id', body: bodyDoc({ token: 'raw token', token_hash: '64 hex', id: 'id from the listing' }), response: errors }
   }, async (request) => {
     const body = bodyOf(request)
-    const record = await accountCall(() => accounts.revokeToken({ token: body.token, token_hash: body.token_hash, id: body.id }))
+    const record = await accountCall(accounts, () => accounts.revokeToken({ token: body.token, token_hash: body.token_hash, id: body.id }))
     return { status: 'revoked', token_hash: record.token_hash }
   })
 }
 
 /** the faucet queue: drips waiting for the faucet wallet, and the admin's "pay again" */
-function registerFaucetRoutes (app: FastifyInstance, accounts: AccountStore, chain: ChainService, faucet: FaucetQueue): void {
+function registerFaucetRoutes (app: FastifyInstance, accounts: AccountService, chain: ChainService, faucet: FaucetService): void {
   app.get('/api/admin/faucet', { schema: { tags, summary: 'faucet wallet and the drips not yet in a block (waiting in line, or sent)', response: errors } }, async () => ({
     wallet: { address: faucet.from, balance: bohmToCoin(chain.getAccount(faucet.from).balance) },
     drip_amount: faucet.amount,
@@ -160,9 +158,9 @@ function registerFaucetRoutes (app: FastifyInstance, accounts: AccountStore, cha
     schema: { tags, summary: 'pay again: try the user\'s waiting drip now, ahead of the line, or queue a new drip if none is outstanding', body: nameBody, response: errors }
   }, async (request) => {
     const name = bodyOf(request).name
-    if (typeof name !== 'string' || name.length === 0) throw toHttpError(accountErrors.badField('name is required'))
+    if (typeof name !== 'string' || name.length === 0) throw new HttpError(400, 'name is required')
     const user = accounts.user(name)
-    if (user === undefined) throw toHttpError(accountErrors.unknownUser(name))
+    if (user === undefined) throw new HttpError(404, `no approved user named ${name}`)
     const drip = await faucet.payAgain(user.address, user.name)
     return { status: drip.status === 'sent' ? 'sent' : 'waiting', name: user.name, address: user.address, tx_id: drip.tx_id, position: drip.position, reason: drip.last_error }
   })
@@ -171,9 +169,9 @@ function registerFaucetRoutes (app: FastifyInstance, accounts: AccountStore, cha
     schema: { tags, summary: 'drop the user\'s waiting drip (a drip already sent is left to confirm)', body: nameBody, response: errors }
   }, async (request) => {
     const name = bodyOf(request).name
-    if (typeof name !== 'string' || name.length === 0) throw toHttpError(accountErrors.badField('name is required'))
+    if (typeof name !== 'string' || name.length === 0) throw new HttpError(400, 'name is required')
     const user = accounts.user(name)
-    if (user === undefined) throw toHttpError(accountErrors.unknownUser(name))
+    if (user === undefined) throw new HttpError(404, `no approved user named ${name}`)
     const dropped = await faucet.cancel(user.address)
     if (dropped === 0) throw new HttpError(404, `no waiting faucet drip for ${user.name}`)
     return { status: 'cancelled', name: user.name, dropped }

@@ -372,7 +372,9 @@ export class Chain implements ChainService {
     } catch (err) {
       // every refusal is announced once: format, known-invalid, side-branch admission, rules,
       // reorg depth. An orphan is not judged yet (p2p fetches its parent and offers it again).
-      if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && !this.#announcedRejections.has(err)) this.#rejected(block, err, origin)
+      if (err instanceof BlockError && err.code !== BlockErrorCode.PARENT_UNKNOWN && opts.announceRejection !== false && !this.#announcedRejections.has(err)) {
+        this.#rejected(block, err, origin)
+      }
       throw err
     }
     if (result.status === 'connected' || result.status === 'reorg') {

@@ -10,6 +10,7 @@
 // blocks a follower may still have to revert (keepSideFrom).
 import type { Logger } from 'pino'
 import type { ChainService, StoredReceipt } from '../../core/chain/chain-service.ts'
+import { CONTRACT_RECIPIENT } from '../../core/chain/types.ts'
 import type { BlockRef } from '../../core/kernel/hooks.ts'
 import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { KvStore } from '../../core/kernel/kv.ts'
@@ -26,7 +27,7 @@ function chainDbCursor (db: KvStore, id: string): FollowCursorStore {
   const key = `${CURSOR_PREFIX}${id}`
   return {
     load: () => parseJson<BlockRef | null>(db.getSync(key)) ?? null,
-    save: async (ref) => { await db.write([{ type: 'put', key, value: jsonValue(ref) }], { sync: true }) }
+    save: async (ref) => { await db.write([{ type: 'put', key, value: jsonValue(ref) }]) }
   }
 }
 
@@ -121,7 +122,8 @@ class ChainFollower implements Follower {
     if (hash === undefined) return false
     const block = await chain.getBlockByHash(hash)
     if (block === undefined) return false
-    const receipts: StoredReceipt[] = await chain.receiptsOfBlock(next)
+    // receipts are written for contract transactions only: no iterator for a block without one
+    const receipts: StoredReceipt[] = block.transactions.some((tx) => tx.recipient === CONTRACT_RECIPIENT) ? await chain.receiptsOfBlock(next) : []
     // the chain may have moved while reading: deliver only what is still the best block there
     if (chain.hashAtHeight(next) !== hash) return true
     const ref = { height: block.height, hash: block.hash }

@@ -4,9 +4,8 @@
 import type { EntropyProvider, MinerService, NodeInfo, PeerInfo, PeerService, SyncState } from '../../core/kernel/services.ts'
 import { nodeVersion } from '../../core/kernel/version.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { beaconComponents, trustedBeacons } from '../../config/entropy-sources.ts'
-import { servedEvidence } from '../../core/chain/entropy-evidence.ts'
-import type { EntropyEvidence } from '../../core/chain/entropy-evidence.ts'
+import { trustedBeacons } from '../../config/entropy-sources.ts'
+import { providerEvidence } from '../../core/chain/entropy-evidence.ts'
 
 export interface OptionalServices {
   miner(): MinerService | undefined
@@ -69,13 +68,6 @@ export function miningView (svc: OptionalServices) {
   }
 }
 
-/** What backs what the provider serves now: a beacon among the sources of its last draw, or
- *  nothing; null while it serves nothing. A configured beacon that is down does not count. */
-export function servedEvidenceOf (reachable: boolean, source: string | null): EntropyEvidence | null {
-  if (!reachable || source === null) return null
-  return servedEvidence(beaconComponents(source).length)
-}
-
 /** @param params the chain's, whose trusted beacons (with their pinned keys) are published */
 export function qrngView (svc: OptionalServices, params: NetworkParams) {
   const beacons = trustedBeacons(params.trustedSources, params.sourceRegistry)
@@ -93,6 +85,6 @@ export function qrngView (svc: OptionalServices, params: NetworkParams) {
     pool_available_bytes: s.pool_available_bytes,
     source: s.source,
     reason: s.reason,
-    evidence: servedEvidenceOf(s.reachable, s.source)
+    evidence: providerEvidence(s.reachable, s.source)
   }
 }

@@ -1,5 +1,5 @@
 // Response schemas of the dashboard's own resources (SPEC 2.2); the chain views' schemas are
-// shared with the explorer (core/views/schemas.ts).
+// shared with the explorer (plugins/http/chain-views/schemas.ts, the `http` service's `chainViews`).
 const str = { type: 'string' } as const
 const int = { type: 'integer' } as const
 const num = { type: 'number' } as const

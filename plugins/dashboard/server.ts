@@ -72,9 +72,9 @@ export async function buildDashboardServer (deps: DashboardDeps): Promise<Fastif
   // the page is at /, the JSON index it replaced at /api
   app.get('/api', { schema: { hide: true } }, async () => ({ service: 'dashboard', page: '/', docs: '/docs', endpoints: [...DASHBOARD_ROUTES] }))
   await registerDashboardPage(http, app)
-  registerNodeRoutes(app, { node, params: view.params, chain: view.chain, services, nodeId: deps.nodeId, metrics })
-  registerChainRoutes(app, view, new FeeEstimator(view.chain, view.mempool, view.params))
-  registerSubmitRoute(app, view.mempool)
+  registerNodeRoutes(app, { node, params: view.params, chain: view.chain, services, nodeId: deps.nodeId, metrics, errorSchema: http.chainViews.schemas.errorSchema })
+  registerChainRoutes(app, http.chainViews, view, new FeeEstimator(view.chain, view.mempool, view.params))
+  registerSubmitRoute(app, view.mempool, http.chainViews.schemas.errorSchema)
   registerEventsRoute(app, deps.events)
   registerHistoryRoute(app, deps.history)
   return app

@@ -47,7 +47,7 @@ export default definePlugin<ExplorerConfig>({
     // answers of main-chain blocks and confirmed transactions, ready to send (issue 15)
     const cache = new ExplorerCache({ blockBytes: ctx.config.blockCacheBytes, txBytes: ctx.config.txCacheBytes })
     cache.follow(ctx.hooks)
-    registerExplorerRoutes(app, view, () => ctx.tryResolve('contractAbis'), cache)
+    registerExplorerRoutes(app, ctx.resolve('http').chainViews, view, () => ctx.tryResolve('contractAbis'), cache)
     registerVendorModules(app)
     await registerExplorerPage(ctx.resolve('http'), app)
   }

@@ -10,14 +10,8 @@ import { chainStats } from '../../core/views/chain-stats.ts'
 import { blockAtHeight, listBlocks, parseHeight } from '../../core/views/block-queries.ts'
 import { confirmationsOf, lookupTx, normalizeTxId } from '../../core/views/tx-lookup.ts'
 import { addressDetail } from '../../core/views/address-detail.ts'
-import { resolveSearch } from '../../core/views/search.ts'
 import { receiptBody } from '../../core/views/receipt-view.ts'
-import { pageQuerySchema, pageRequest } from '../../core/views/pagination.ts'
-import { VIEW_ERRORS } from '../../core/views/errors.ts'
-import {
-  addressDetailSchema, blockDetailSchema, blockPageSchema, decodedTxSchema, errorSchema, paginationSchema, receiptListSchema,
-  receiptSchema, statsSchema, txLookupSchema
-} from '../../core/views/schemas.ts'
+import type { ChainViewsHttp, ViewErrorTexts } from '../../core/kernel/chain-views-http.ts'
 import { EXPLORER_PAGE } from './page.ts'
 import { trustedBeacons } from '../../config/entropy-sources.ts'
 import { confirmationsMark, cutTemplate, nameMark, renderTemplate } from './response-cache.ts'
@@ -47,9 +41,9 @@ export const EXPLORER_ROUTES = [
 ] as const
 
 /** height path parameter: 400 unless an integer, 404 unless a main-chain height */
-function heightOf (text: string): number {
+function heightOf (text: string, errors: ViewErrorTexts): number {
   const height = parseHeight(text)
-  if (height === null) throw new HttpError(400, VIEW_ERRORS.heightNotInteger)
+  if (height === null) throw new HttpError(400, errors.heightNotInteger)
   return height
 }
 
@@ -66,7 +60,12 @@ function sendJson (reply: FastifyReply, json: string): string {
  * `cache` (ready-to-send blocks and transactions, tip figures) must follow the node's block
  * hooks (ExplorerCache.follow); without one every answer is built afresh.
  */
-export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined, cache?: ExplorerCache): void {
+export function registerExplorerRoutes (app: FastifyInstance, views: ChainViewsHttp, ctx: ViewContext, abis: () => ContractAbiDirectory | undefined = () => undefined, cache?: ExplorerCache): void {
+  const {
+    addressDetailSchema, blockDetailSchema, blockPageSchema, decodedTxSchema, errorSchema, paginationSchema, receiptListSchema,
+    receiptSchema, statsSchema, txLookupSchema
+  } = views.schemas
+  const { errors: viewErrors, pageQuerySchema } = views
   app.get('/api/explorer', {
     schema: {
       tags,
@@ -88,7 +87,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
 
   app.get('/api/explorer/blocks', {
     schema: { tags, summary: 'blocks, newest first', querystring: pageQuerySchema, response: { 200: blockPageSchema, 400: errorSchema } }
-  }, async (request) => listBlocks(ctx, pageRequest(request.query as { offset?: number; limit?: number })))
+  }, async (request) => listBlocks(ctx, views.pageRequest(request.query as { offset?: number; limit?: number })))
 
   app.get('/api/explorer/block/:height', {
     schema: {
@@ -98,12 +97,12 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       response: { 200: blockDetailSchema, 400: errorSchema, 404: errorSchema }
     }
   }, async (request, reply) => {
-    const height = heightOf((request.params as { height: string }).height)
+    const height = heightOf((request.params as { height: string }).height, viewErrors)
     const hit = cache?.blocks.get(height)
     if (hit !== undefined) return sendJson(reply, renderTemplate(hit, ctx.nameOf, 0))
     const generation = cache?.generation
     const block = await blockAtHeight(ctx, height)
-    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    if (block === undefined) throw new HttpError(404, viewErrors.noSuchBlock)
     // the names are the only part of a main-chain block's detail that can change: serialized
     // once with marks where they go, the answer is the template filled in
     const template = cutTemplate(reply.serialize({ ...block, transactions: block.transactions.map((tx, i) => ({ ...tx, sender_name: nameMark(2 * i), recipient_name: nameMark(2 * i + 1) })) }) as string, block.transactions.flatMap((tx) => [tx.sender, tx.recipient]))
@@ -122,9 +121,9 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       response: { 200: { type: 'object', additionalProperties: true }, 400: errorSchema, 404: errorSchema }
     }
   }, async (request) => {
-    const height = heightOf((request.params as { height: string }).height)
+    const height = heightOf((request.params as { height: string }).height, viewErrors)
     const block = Number.isSafeInteger(height) && height >= 0 ? await ctx.chain.getBlockByHeight(height) : undefined
-    if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    if (block === undefined) throw new HttpError(404, viewErrors.noSuchBlock)
     return block
   })
 
@@ -150,7 +149,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
     if (hit !== undefined) return sendJson(reply, renderTemplate(hit.template, ctx.nameOf, confirmationsAt(hit.height)))
     const generation = cache?.generation
     const tx = id === null ? undefined : await lookupTx(ctx, id)
-    if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
+    if (tx === undefined) throw new HttpError(404, viewErrors.txNotFound)
     // a pending transaction is not kept: it has no block yet
     if (cache?.txs.keeps !== true || id === null || generation !== cache.generation || tx.status !== 'confirmed' || tx.block_height === undefined) return sendJson(reply, reply.serialize(tx) as string)
     const template = cutTemplate(reply.serialize({ ...tx, sender_name: nameMark(0), recipient_name: nameMark(1), confirmations: confirmationsMark }) as string, [tx.sender, tx.recipient])
@@ -168,8 +167,8 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       response: { 200: addressDetailSchema, 400: errorSchema }
     }
   }, async (request) => {
-    const detail = await addressDetail(ctx, (request.params as { address: string }).address, pageRequest(request.query as { offset?: number; limit?: number }))
-    if (detail === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+    const detail = await addressDetail(ctx, (request.params as { address: string }).address, views.pageRequest(request.query as { offset?: number; limit?: number }))
+    if (detail === null) throw new HttpError(400, viewErrors.invalidAddress)
     return detail
   })
 
@@ -188,7 +187,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
         404: errorSchema
       }
     }
-  }, async (request) => await resolveSearch(ctx, (request.query as { q: string }).q))
+  }, async (request) => await views.search(ctx, (request.query as { q: string }).q))
 
   app.get('/api/explorer/mempool', {
     schema: {
@@ -201,7 +200,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       }
     }
   }, async (request) => {
-    const page = pageRequest(request.query as { offset?: number; limit?: number })
+    const page = views.pageRequest(request.query as { offset?: number; limit?: number })
     const all = ctx.mempool.list()
     const slice = all.slice(page.offset, page.offset + page.limit)
     return { pending_count: all.length, transactions: slice.map((tx) => decodeTx(tx, ctx.nameOf)), pagination: pagination(page, all.length, slice.length) }
@@ -230,7 +229,7 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
   }, async (request) => {
     const id = normalizeTxId((request.params as { tx_id: string }).tx_id)
     const receipt = id === null ? undefined : await ctx.chain.getReceipt(id)
-    if (receipt === undefined) throw new HttpError(404, VIEW_ERRORS.noReceipt)
+    if (receipt === undefined) throw new HttpError(404, viewErrors.noReceipt)
     return receiptBody(receipt)
   })
 
@@ -242,8 +241,8 @@ export function registerExplorerRoutes (app: FastifyInstance, ctx: ViewContext, 
       response: { 200: receiptListSchema, 400: errorSchema, 404: errorSchema }
     }
   }, async (request) => {
-    const height = heightOf((request.params as { idx: string }).idx)
-    if (ctx.chain.hashAtHeight(height) === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+    const height = heightOf((request.params as { idx: string }).idx, viewErrors)
+    if (ctx.chain.hashAtHeight(height) === undefined) throw new HttpError(404, viewErrors.noSuchBlock)
     return (await ctx.chain.receiptsOfBlock(height)).map(receiptBody)
   })
 }

@@ -3,6 +3,7 @@
 // failures, oversized bodies and unknown routes answer the same way everywhere. No route
 // lives here: plugins add them. The error class and body shape are the kernel's
 // (core/kernel/errors.ts), so a plugin throws HttpError without importing this plugin.
+import { readFileSync } from 'node:fs'
 import Fastify, { LogController } from 'fastify'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { errorBody, HttpError } from '../../core/kernel/errors.ts'
@@ -54,6 +55,20 @@ function withoutListenLine (logger: Logger): Logger {
   })
 }
 
+/** a quarter of the process's open-file limit (Linux /proc; 4,096 where it cannot be read),
+ *  between 64 and 10,240: the public server, the dashboard and the entropy server each get
+ *  this much, and the databases and peers keep the rest */
+export function descriptorShare (limitsFile = '/proc/self/limits'): number {
+  let soft = 4096
+  try {
+    const line = readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'))
+    const value = line?.split(/\s{2,}/)[1]
+    if (value !== undefined && /^\d+$/.test(value)) soft = Number(value)
+    else if (value === 'unlimited') soft = Number.MAX_SAFE_INTEGER
+  } catch { /* not Linux */ }
+  return Math.min(10_240, Math.max(64, Math.floor(soft / 4)))
+}
+
 export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits }
   const app = Fastify({
@@ -94,7 +109,7 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   })
 
   installConnectionCaps(app.server, {
-    maxConnections: limits.maxConnections,
+    maxConnections: limits.maxConnections ?? descriptorShare(),
     // behind a trusted proxy every socket is the proxy's
     maxConnectionsPerAddress: opts.trustProxy === undefined || opts.trustProxy === false ? limits.maxConnectionsPerAddress : undefined
   }, opts.logger.child({ server: opts.name }))

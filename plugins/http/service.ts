@@ -8,6 +8,7 @@ import { PAGE_HEADERS, registerWebPage } from './web-page.ts'
 import { cameOverHttps, ClientRateLimit, ensureRateLimit, installCrossSiteGuard, installHostCheck } from './guards.ts'
 import { sessionCookies } from './session.ts'
 import { addressKey } from './connection-caps.ts'
+import { chainViewsHttp } from './chain-views/index.ts'
 
 export function createHttpService (): HttpService {
   return {
@@ -21,6 +22,7 @@ export function createHttpService (): HttpService {
     installHostCheck,
     cameOverHttps,
     clientKey: (request) => addressKey(request.ip),
-    session: sessionCookies
+    session: sessionCookies,
+    chainViews: chainViewsHttp
   }
 }

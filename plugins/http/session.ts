@@ -1,7 +1,7 @@
 // The session cookie (SPEC 5) for every plugin on the public server: `session`, HttpOnly,
 // SameSite=Lax, Path=/. @fastify/cookie is registered once on the root instance by whichever
 // plugin asks first. Who the token belongs to is the accounts library's business
-// (core/accounts/credentials.ts); this is only the cookie.
+// (plugins/messenger/accounts/credentials.ts); this is only the cookie.
 import fastifyCookie from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { SessionCookies } from '../../core/kernel/http-service.ts'

@@ -2,8 +2,8 @@
 // A failure never fails the approval: the user starts at 0 and the reason goes to the log.
 import type { Logger } from 'pino'
 import type { WalletStore } from '../../core/kernel/services.ts'
-import { submitFromWallet } from '../../core/accounts/custodial-tx.ts'
-import type { TxContext } from '../../core/accounts/custodial-tx.ts'
+import { submitFromWallet } from '../../core/chain/custodial-tx.ts'
+import type { TxContext } from '../../core/chain/custodial-tx.ts'
 
 export const FAUCET_DRIP_COIN = 100
 

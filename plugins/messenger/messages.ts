@@ -4,8 +4,8 @@
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NameDirectory } from '../../core/kernel/services.ts'
-import { isChatTx, messageView } from '../../core/accounts/message-view.ts'
-import type { MessageView } from '../../core/accounts/message-view.ts'
+import { isChatTx, messageView } from '../../core/views/message-view.ts'
+import type { MessageView } from '../../core/views/message-view.ts'
 
 export const MESSAGES_DEFAULT_LIMIT = 50
 export const MESSAGES_MAX_LIMIT = 200

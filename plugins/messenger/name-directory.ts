@@ -5,8 +5,8 @@
 // label must only ever mean the system.
 import type { NameDirectory } from '../../core/kernel/services.ts'
 import { normalizeAddress, vmAddressOf } from '../../core/chain/address.ts'
-import type { AccountStore } from '../../core/accounts/store.ts'
-import { isReservedName } from '../../core/accounts/names.ts'
+import type { AccountStore } from './accounts/store.ts'
+import { isReservedName } from '../../core/views/user-names.ts'
 
 export const FOUNDATION_NAME = 'foundation'
 

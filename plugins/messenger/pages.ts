@@ -3,8 +3,8 @@
 // arrives with the page; the page script then drops the token from the URL.
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { AccountStore } from '../../core/accounts/store.ts'
-import { SESSION_IDLE_SECONDS } from '../../core/accounts/store.ts'
+import type { AccountStore } from './accounts/store.ts'
+import { SESSION_IDLE_SECONDS } from './accounts/store.ts'
 import type { ClientRateLimit, HttpService } from '../../core/kernel/http-service.ts'
 
 export const CHAT_ASSET_PREFIX = '/chat/'

@@ -1,76 +1,126 @@
-// Gossip of new blocks and transactions over gossipsub. A message is relayed only after it
-// passed the same door a local one does (chain.processBlock / mempool.add): the topic
-// validator answers accept (relay), ignore (drop quietly) or reject (drop and penalize).
+// Gossip of new blocks over gossipsub (docs/p2p.md "Block relay"). Blocks are announced
+// compact (compact.ts) on the cmpctblock topic and relayed once their work is proven: the
+// topic validator checks the header's proof of work before anything else, then what needs no
+// state (linkage to a known parent, time, the scheduled target on the tip, the envelope and its entropy
+// evidence), rebuilds the block from the mempool and recent transactions (asking the peer it
+// came from for the rest, or for the whole block), checks the merkle root, and accepts: gossipsub
+// relays the announcement while the chain applies the transactions. A body that then fails is
+// held against the block's originator (the signed message's author), not the relays, which
+// could not have checked it. Whole blocks and transactions published on the older topics
+// (blocks/2, txs/2) are still checked (work first) and relayed, but this node publishes there
+// no more: transactions go by announcement (tx-relay.ts).
 import type { Logger } from 'pino'
 import type { GossipSub, Message } from '@libp2p/gossipsub'
 import { TopicValidatorResult } from '@libp2p/gossipsub'
 import type { PeerId } from '@libp2p/interface'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import type { NetworkParams } from '../../core/chain/params.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
-import { BlockError, BlockErrorCode, TxError, txRefusalClass } from '../../core/chain/errors.ts'
+import { checkAttestation } from '../../core/chain/attestation.ts'
+import { BlockError, BlockErrorCode, TxError, TxErrorCode, txRefusalClass } from '../../core/chain/errors.ts'
+import { encodeHeader } from '../../core/chain/header.ts'
+import { leavesOfEncoded, merkleRootOfLeaves } from '../../core/chain/merkle.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
+import type { PowCore } from '../../core/pow/pow-core.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
+import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
-import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
-import type { Topics } from './protocol.ts'
-import type { PeerItemEvent } from '../../core/kernel/hooks.ts'
+import type { BlockTxnRequest, Topics } from './protocol.ts'
+import { encodeTx, txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
 import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
+import { assemble, decodeCompact, encodeCompact, envelopeMatches, matchesShortId, reconstruct } from './compact.ts'
+import type { CompactBlock } from './compact.ts'
+import { blockWorkFault, workFault } from './work-first.ts'
+import { LruMap, LruSet } from './peer-budget.ts'
+import type { RecentTxs } from './tx-relay.ts'
+
+export interface GossipClient {
+  blocktxn(peerId: string, req: BlockTxnRequest): Promise<Uint8Array[]>
+  blocks(peerId: string, hashes: string[]): Promise<Uint8Array[]>
+}
+
+/** What a peer's refused message is reported as (the caller rate-limits reports per peer). */
+export interface Refusal { hash: string; code: string; reason: string; block: boolean }
 
 export interface GossipOptions {
   pubsub: GossipSub
   topics: Topics
+  params: NetworkParams
   chain: ChainService
   mempool: MempoolService | undefined
+  cores: { pow: PowCore; sha3: Sha3Core; mldsa: MldsaCore }
+  client: GossipClient
+  recent: RecentTxs
   logger: Logger
   penalize(peerId: string, points: number, reason: string): void
+  isBanned(peerId: string): boolean
+  /** a peer's block or transaction was refused: log it and raise the node event, rate-limited per peer */
+  report(peerId: string, refusal: Refusal): void
   /** a relayed block was stored: the peer has at least this chain */
   onPeerBlock(peerId: string, block: Block, work: bigint): void
   /** a relayed transaction was admitted (the peer is useful: eviction protects it) */
   onPeerTx?(peerId: string): void
-  /** a relayed block does not connect to anything we have: fetch its ancestors */
-  onOrphan(peerId: string, block: Block): void
-  /** a relayed block was refused before it reached the chain (undecodable or malformed) */
-  onMalformedBlock(value: unknown, reason: string): void
-  /** a well-formed block or transaction arrived from a peer, before validation (peerItemReceived) */
-  onReceived(item: PeerItemEvent): void
+  /** a relayed block with valid work does not connect to anything we have: fetch its ancestors */
+  onOrphan(peerId: string): void
+  /** a block announcement arrived from a peer (first-seen timing) */
+  onBlockReceived?(hash: string, peerId: string): void
 }
 
-// Block errors an honest peer can cause: its clock, a race.
-const BENIGN_BLOCK_ERRORS = new Set<string>([BlockErrorCode.BAD_TIMESTAMP, BlockErrorCode.ALREADY_KNOWN])
 // Side blocks that could never win, which the chain refuses to store: cheap to make (a child
 // of genesis costs a few hundred hashes), so they cost the sender points, but they break no
 // rule and an honest node on the far side of a partition may relay one: dropped, not rejected.
 const USELESS_BLOCK_PENALTY: Partial<Record<string, number>> = {
   [BlockErrorCode.REORG_TOO_DEEP]: PENALTY.staleBlock,
-  [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock
+  [BlockErrorCode.LIGHT_BRANCH]: PENALTY.lightBlock,
+  [BlockErrorCode.BAD_TIMESTAMP]: PENALTY.uselessBlock
 }
 
 /** Remembers recent block hashes that came from peers (a bounded insertion-ordered set). */
 export class RecentSet {
-  readonly #max: number
-  readonly #set = new Set<string>()
-  constructor (max: number) { this.#max = max }
-  add (v: string): void {
-    this.#set.delete(v)
-    this.#set.add(v)
-    if (this.#set.size > this.#max) this.#set.delete(this.#set.values().next().value as string)
-  }
-
+  readonly #set: LruSet
+  constructor (max: number) { this.#set = new LruSet(max) }
+  add (v: string): void { this.#set.add(v) }
   has (v: string): boolean { return this.#set.has(v) }
 }
+
+/** How the compact blocks this node received were rebuilt (issue 28's "no extra round trip" figure). */
+export interface CompactStats {
+  /** from the mempool and recent transactions alone */
+  rebuilt: number
+  /** after asking the announcer for some transactions (blocktxn) */
+  withRequest: number
+  /** from the whole block (collision, failed request, wrong merkle root) */
+  wholeBlock: number
+}
+
+/** A block rebuilt (or produced) here, with its transactions' binary forms: what blocktxn serves before the chain stored it. */
+interface HeldBlock { block: Block; forms: Buffer[] }
+
+/** How one compact announcement turned out before it is relayed. */
+type Rebuilt = HeldBlock | { fault: number; reason: string; code: string } | null
 
 export class Gossip {
   readonly #o: GossipOptions
   readonly fromPeers = new RecentSet(4096)
-  /** true while mempool.add runs for a gossiped transaction (its txAdmitted must not re-publish) */
-  #admittingFromPeer = false
+  /** blocks announced or rebuilt lately (a few: they are relayed within seconds) */
+  readonly #held = new LruMap<HeldBlock>(16)
+  /** per peer: block hashes it announced (an honest peer announces each once) */
+  readonly #announcedBy = new LruMap<LruSet>(1024)
+  /** compact blocks being rebuilt or applied, settled when the chain is done with them: a child
+   *  announced meanwhile (the next block, relayed fast) waits for its parent instead of being
+   *  taken for an orphan */
+  readonly #inProgress = new Map<string, Promise<void>>()
   #running = false
+  readonly stats: CompactStats = { rebuilt: 0, withRequest: 0, wholeBlock: 0 }
 
   constructor (o: GossipOptions) { this.#o = o }
 
   start (): void {
     const { pubsub, topics } = this.#o
+    pubsub.topicValidators.set(topics.compact, async (peer, msg) => await this.#validateCompact(peer, msg))
     pubsub.topicValidators.set(topics.blocks, async (peer, msg) => await this.#validateBlock(peer, msg))
+    pubsub.subscribe(topics.compact)
     pubsub.subscribe(topics.blocks)
     if (this.#o.mempool !== undefined) {
       pubsub.topicValidators.set(topics.txs, (peer, msg) => this.#validateTx(peer, msg))
@@ -81,16 +131,25 @@ export class Gossip {
 
   stop (): void { this.#running = false }
 
-  /** A block this node produced or was handed locally: announce it. */
+  /** A block this node produced or was handed locally: announced compact. */
   announceBlock (block: Block): void {
     if (!this.#running || this.fromPeers.has(block.hash)) return
-    this.#publish(this.#o.topics.blocks, encodeBlock(block))
+    const forms = block.transactions.map(encodeTx)
+    this.#held.set(block.hash, { block, forms })
+    this.#publish(this.#o.topics.compact, encodeCompact(block, encodeHeader(block, this.#o.cores.sha3)))
   }
 
-  /** A transaction admitted locally (API, wallet, reorg return): announce it. */
-  announceTx (tx: Transaction): void {
-    if (!this.#running || this.#admittingFromPeer || this.#o.mempool === undefined) return
-    this.#publish(this.#o.topics.txs, encodeTx(tx))
+  /** The transactions at `indexes` of a block announced or held here (none when unknown). */
+  async blockTxn (req: BlockTxnRequest): Promise<Uint8Array[]> {
+    let forms = this.#held.get(req.hash)?.forms
+    if (forms === undefined) {
+      const bytes = await this.#o.chain.getBlockBinary(req.hash)
+      forms = bytes === undefined ? undefined : txFormsOfDecodedBlock(bytes)
+    }
+    if (forms === undefined) return []
+    const last = req.indexes[req.indexes.length - 1] as number
+    if (last >= forms.length) throw new WireError(`blocktxn index ${last} beyond the block's ${forms.length} transactions`)
+    return req.indexes.map((i) => forms[i] as Buffer)
   }
 
   #publish (topic: string, bytes: Uint8Array): void {
@@ -99,73 +158,270 @@ export class Gossip {
     })
   }
 
+  #reject (peerId: string, points: number, refusal: Refusal): TopicValidatorResult {
+    this.#o.penalize(peerId, points, refusal.reason)
+    this.#o.report(peerId, refusal)
+    return TopicValidatorResult.Reject
+  }
+
+  #noWork (peerId: string, hash: string, reason: string): TopicValidatorResult {
+    return this.#reject(peerId, PENALTY.invalidBlock, { hash, code: BlockErrorCode.BAD_POW, reason: `${BlockErrorCode.BAD_POW} block without proof of work: ${reason}`, block: true })
+  }
+
+  /** true when the peer announced this block before (and pays for it) */
+  #repeated (peerId: string, hash: string): boolean {
+    let seen = this.#announcedBy.get(peerId)
+    if (seen === undefined) { seen = new LruSet(256); this.#announcedBy.set(peerId, seen) }
+    if (seen.add(hash)) return false
+    this.#o.penalize(peerId, PENALTY.duplicateBlock, `announced block ${hash.slice(0, 16)}… again`)
+    return true
+  }
+
+  /** A peer's block with valid work whose parent we lack: it costs a little; the status request back is the caller's to rate-limit. */
+  #orphan (peerId: string, hash: string, height: number): TopicValidatorResult {
+    this.#o.penalize(peerId, PENALTY.orphanBlock, `block ${height} with an unknown parent`)
+    this.#o.onOrphan(peerId)
+    this.#o.logger.debug({ peer: peerId, hash: hash.slice(0, 16), height }, 'orphan block from peer; asking for its status')
+    return TopicValidatorResult.Ignore
+  }
+
+  // ---- compact blocks
+
+  async #validateCompact (peer: PeerId, msg: Message): Promise<TopicValidatorResult> {
+    const peerId = peer.toString()
+    const o = this.#o
+    if (o.isBanned(peerId)) return TopicValidatorResult.Reject
+    let c: CompactBlock
+    try {
+      c = decodeCompact(msg.data, o.cores.pow, o.params.maxTxPerBlock)
+    } catch (err) {
+      if (!(err instanceof WireError)) throw err
+      return this.#reject(peerId, PENALTY.malformed, { hash: '', code: BlockErrorCode.BAD_FORMAT, reason: `compact block: ${err.message}`, block: true })
+    }
+    const h = c.header
+    // work first: one hash of 272 bytes decides whether anything else is looked at
+    const fault = workFault(o.params, h)
+    if (fault !== null) return this.#noWork(peerId, h.hash, fault)
+    o.onBlockReceived?.(h.hash, peerId)
+    if (this.#repeated(peerId, h.hash)) return TopicValidatorResult.Ignore
+    if (o.chain.getBlockMeta(h.hash) !== undefined || this.fromPeers.has(h.hash) || this.#inProgress.has(h.hash)) return TopicValidatorResult.Ignore
+    const { promise, resolve } = Promise.withResolvers<void>()
+    this.#inProgress.set(h.hash, promise)
+    const settle = (): void => { this.#inProgress.delete(h.hash); resolve() }
+    let built: Rebuilt
+    try {
+      built = await this.#rebuild(peerId, c)
+    } catch (err) {
+      settle()
+      throw err
+    }
+    if (built === null || 'fault' in built) settle()
+    if (built === null) return TopicValidatorResult.Ignore
+    if ('fault' in built) {
+      if (built.fault === 0) return TopicValidatorResult.Ignore
+      if (built.fault < 0) {
+        o.penalize(peerId, -built.fault, built.reason)
+        o.report(peerId, { hash: h.hash, code: built.code, reason: built.reason, block: true })
+        return TopicValidatorResult.Ignore
+      }
+      return this.#reject(peerId, built.fault, { hash: h.hash, code: built.code, reason: built.reason, block: true })
+    }
+    // the work and everything that needs no state checked out: relay now, apply meanwhile
+    this.fromPeers.add(h.hash)
+    this.#held.set(h.hash, built)
+    const origin = msg.type === 'signed' ? msg.from.toString() : peerId
+    this.#apply(built, peerId, origin).catch((err: unknown) => {
+      o.logger.error({ err, hash: h.hash }, 'applying a relayed block failed')
+    }).finally(settle)
+    return TopicValidatorResult.Accept
+  }
+
+  /**
+   * Checks what needs no state and rebuilds the block. `fault` > 0: reject (the peer relayed
+   * what every relay checks); < 0: drop and charge that many points; 0 or null: drop quietly.
+   */
+  async #rebuild (peerId: string, c: CompactBlock): Promise<Rebuilt> {
+    const o = this.#o
+    const h = c.header
+    if (!envelopeMatches(c)) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_HASH, reason: 'compact block envelope is not the one its header commits to' }
+    await this.#inProgress.get(h.previous_hash)
+    const parent = o.chain.getBlockMeta(h.previous_hash)
+    if (parent === undefined) { this.#orphan(peerId, h.hash, h.height); return null }
+    if (parent.status === 'invalid') return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_TX, reason: 'block extends an invalid block' }
+    if (h.height !== parent.height + 1) return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_HEIGHT, reason: `height ${h.height} after parent ${parent.height}` }
+    if (h.timestamp <= parent.timestamp || h.timestamp > Date.now() / 1000 + o.params.maxFutureDrift) {
+      return { fault: -PENALTY.uselessBlock, code: BlockErrorCode.BAD_TIMESTAMP, reason: `block ${h.height} timestamp is not after its parent's or too far ahead` }
+    }
+    if (parent.hash === o.chain.tip().hash && h.bits !== o.chain.nextBits()) {
+      return { fault: PENALTY.invalidBlock, code: BlockErrorCode.BAD_DIFFICULTY, reason: `target bits 0x${h.bits.toString(16)}, the schedule demands 0x${o.chain.nextBits().toString(16)}` }
+    }
+    const shell = assemble(c, [c.coinbase as Transaction])
+    try {
+      checkBlockFormat(shell)
+      // the entropy evidence, but for its beacon pairings (the chain's verify pool settles those)
+      checkAttestation(o.params, shell, { cores: o.cores })
+    } catch (err) {
+      if (!(err instanceof BlockError)) throw err
+      return { fault: err.code === BlockErrorCode.BAD_FORMAT ? PENALTY.malformed : PENALTY.invalidBlock, code: err.code, reason: `block ${h.height}: ${err.message}` }
+    }
+    return await this.#fill(peerId, c)
+  }
+
+  /** The block's transactions from what we hold, then from the peer; the whole block when that fails. */
+  async #fill (peerId: string, c: CompactBlock): Promise<Rebuilt> {
+    const o = this.#o
+    const candidates = (function * (mempool: MempoolService | undefined, recent: RecentTxs) {
+      if (mempool !== undefined) yield * mempool.list()
+      yield * recent.values()
+    })(o.mempool, o.recent)
+    const r = reconstruct(c, candidates)
+    if (!r.ok) return await this.#wholeBlock(peerId, c, r.reason)
+    if (r.missing.length > 0) {
+      let frames: Uint8Array[]
+      try {
+        frames = await o.client.blocktxn(peerId, { hash: c.header.hash, indexes: r.missing })
+      } catch (err) {
+        return await this.#wholeBlock(peerId, c, `blocktxn failed: ${(err as Error).message}`)
+      }
+      if (frames.length !== r.missing.length) return await this.#wholeBlock(peerId, c, `blocktxn sent ${frames.length} of ${r.missing.length} transactions`)
+      for (const [k, i] of r.missing.entries()) {
+        let tx: unknown
+        try { tx = decodeTxFrame(frames[k] as Uint8Array) } catch (err) {
+          if (!(err instanceof WireError)) throw err
+          return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: `blocktxn: ${err.message}` }
+        }
+        if (tx === null || typeof tx !== 'object' || Array.isArray(tx) || !matchesShortId(c, i, tx as Transaction)) {
+          return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: `blocktxn sent a transaction for index ${i} that its short id does not name` }
+        }
+        r.txs[i] = tx as Transaction
+      }
+    }
+    const txs = r.txs as Transaction[]
+    const forms = txs.map((tx, i) => i === 0 ? c.coinbaseForm : encodeTx(tx))
+    // a short-id collision (or a peer's lie) shows here: the transactions are not the header's
+    if (merkleRootOfLeaves(leavesOfEncoded(forms, o.cores.sha3), o.cores.sha3) !== c.header.merkle_root) {
+      return await this.#wholeBlock(peerId, c, 'rebuilt transactions do not match the merkle root')
+    }
+    if (r.missing.length > 0) this.stats.withRequest++
+    else this.stats.rebuilt++
+    return { block: assemble(c, txs), forms }
+  }
+
+  /** Falls back to fetching the block (blocks/2) from the peer that announced it. */
+  async #wholeBlock (peerId: string, c: CompactBlock, why: string): Promise<Rebuilt> {
+    const o = this.#o
+    o.logger.debug({ peer: peerId, hash: c.header.hash.slice(0, 16), why }, 'compact block not rebuilt; fetching the whole block')
+    let frame: Uint8Array | undefined
+    try {
+      [frame] = await o.client.blocks(peerId, [c.header.hash])
+    } catch (err) {
+      o.logger.debug({ peer: peerId, err: (err as Error).message }, 'fetching an announced block failed')
+      return null
+    }
+    if (frame === undefined) return null
+    let block: unknown
+    try {
+      block = decodeBlockFrame(frame)
+      checkBlockFormat(block)
+    } catch (err) {
+      if (!(err instanceof WireError) && !(err instanceof BlockError)) throw err
+      return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: `announced block: ${err.message}` }
+    }
+    if (block.hash !== c.header.hash || blockWorkFault(o.params, block, o.cores) !== null) {
+      return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_HASH, reason: 'sent a block that is not the one it announced' }
+    }
+    const forms = txFormsOfDecodedBlock(frame)
+    if (forms === undefined) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: 'announced block has no transactions' }
+    this.stats.wholeBlock++
+    return { block, forms }
+  }
+
+  /** Applies a relayed block; a body that fails is the originator's fault (relays could not check it). */
+  async #apply (held: HeldBlock, peerId: string, origin: string): Promise<void> {
+    const { block, forms } = held
+    const { chain } = this.#o
+    await chain.processBlock(block, 'peer', { txForms: forms, announceRejection: false }).then(() => {
+      const meta = chain.getBlockMeta(block.hash)
+      if (meta !== undefined && meta.status !== 'invalid') this.#o.onPeerBlock(peerId, block, BigInt(meta.work))
+    }, (err: unknown) => {
+      if (!(err instanceof BlockError)) {
+        this.#o.logger.error({ err, hash: block.hash }, 'processing a relayed block failed')
+        return
+      }
+      if (err.code === BlockErrorCode.ALREADY_KNOWN) return
+      if (err.code === BlockErrorCode.PARENT_UNKNOWN) { this.#o.onOrphan(peerId); return }
+      const useless = USELESS_BLOCK_PENALTY[err.code]
+      const refusal = { hash: block.hash, code: err.code, reason: `block ${block.height}: ${err.code} ${err.message}`, block: true }
+      if (useless !== undefined) this.#o.penalize(origin, useless, refusal.reason)
+      else this.#o.penalize(origin, PENALTY.invalidBlock, `originated an invalid block: ${refusal.reason}`)
+      this.#o.report(origin, refusal)
+    })
+  }
+
+  // ---- whole blocks and transactions (the /2 topics)
+
   #decode (peerId: string, msg: Message, what: 'block' | 'transaction'): unknown {
     try {
       return what === 'block' ? decodeBlockFrame(msg.data) : decodeTxFrame(msg.data)
     } catch (err) {
       if (!(err instanceof WireError)) throw err
-      if (what === 'block') this.#o.onMalformedBlock(undefined, err.message)
-      this.#reject(peerId, PENALTY.malformed, `gossiped ${what} is malformed: ${err.message}`)
+      this.#reject(peerId, PENALTY.malformed, { hash: '', code: what === 'block' ? BlockErrorCode.BAD_FORMAT : TxErrorCode.BAD_FORMAT, reason: `gossiped ${what} is malformed: ${err.message}`, block: what === 'block' })
       return undefined
     }
   }
 
-  #reject (peerId: string, points: number, reason: string): TopicValidatorResult {
-    this.#o.logger.warn({ peer: peerId, reason }, 'rejected gossip from peer')
-    this.#o.penalize(peerId, points, reason)
-    return TopicValidatorResult.Reject
-  }
-
   async #validateBlock (peer: PeerId, msg: Message): Promise<TopicValidatorResult> {
     const peerId = peer.toString()
+    const o = this.#o
+    if (o.isBanned(peerId)) return TopicValidatorResult.Reject
     const value = this.#decode(peerId, msg, 'block')
     if (value === undefined) return TopicValidatorResult.Reject
     try {
       checkBlockFormat(value)
     } catch (err) {
-      this.#o.onMalformedBlock(value, (err as Error).message)
-      return this.#reject(peerId, PENALTY.malformed, `gossiped block: ${(err as Error).message}`)
+      const claimed = (value as { hash?: unknown } | null)?.hash
+      return this.#reject(peerId, PENALTY.malformed, { hash: typeof claimed === 'string' ? claimed.slice(0, 128) : '', code: BlockErrorCode.BAD_FORMAT, reason: `gossiped block: ${(err as Error).message}`, block: true })
     }
     const block: Block = value
-    this.#o.onReceived({ kind: 'block', id: block.hash, peerId, height: block.height, previousHash: block.previous_hash })
-    const { chain } = this.#o
-    if (chain.getBlockMeta(block.hash)?.status === 'main') return TopicValidatorResult.Ignore
+    const fault = blockWorkFault(o.params, block, o.cores)
+    if (fault !== null) return this.#noWork(peerId, block.hash, fault)
+    o.onBlockReceived?.(block.hash, peerId)
+    if (this.#repeated(peerId, block.hash)) return TopicValidatorResult.Ignore
+    if (o.chain.getBlockMeta(block.hash)?.status === 'main') return TopicValidatorResult.Ignore
+    if (o.chain.getBlockMeta(block.previous_hash) === undefined) return this.#orphan(peerId, block.hash, block.height)
     this.fromPeers.add(block.hash)
     try {
-      await chain.processBlock(block, 'peer')
+      await o.chain.processBlock(block, 'peer', { announceRejection: false })
     } catch (err) {
-      if (err instanceof BlockError) {
-        if (err.code === BlockErrorCode.PARENT_UNKNOWN) {
-          this.#o.onOrphan(peerId, block)
-          return TopicValidatorResult.Ignore
-        }
-        if (BENIGN_BLOCK_ERRORS.has(err.code)) return TopicValidatorResult.Ignore
-        const points = USELESS_BLOCK_PENALTY[err.code]
-        if (points !== undefined) {
-          this.#o.logger.debug({ peer: peerId, code: err.code, height: block.height }, 'dropped a gossiped side block that cannot win')
-          this.#o.penalize(peerId, points, `side block ${block.height}: ${err.code}`)
-          return TopicValidatorResult.Ignore
-        }
-        return this.#reject(peerId, PENALTY.invalidBlock, `invalid block ${block.height}: ${err.code} ${err.message}`)
+      if (!(err instanceof BlockError)) {
+        o.logger.error({ err, hash: block.hash }, 'processing a gossiped block failed')
+        return TopicValidatorResult.Ignore
       }
-      this.#o.logger.error({ err, hash: block.hash }, 'processing a gossiped block failed')
-      return TopicValidatorResult.Ignore
+      if (err.code === BlockErrorCode.PARENT_UNKNOWN) return this.#orphan(peerId, block.hash, block.height)
+      if (err.code === BlockErrorCode.ALREADY_KNOWN) return TopicValidatorResult.Ignore
+      const refusal = { hash: block.hash, code: err.code, reason: `block ${block.height}: ${err.code} ${err.message}`, block: true }
+      const points = USELESS_BLOCK_PENALTY[err.code]
+      if (points !== undefined) {
+        o.penalize(peerId, points, refusal.reason)
+        o.report(peerId, refusal)
+        return TopicValidatorResult.Ignore
+      }
+      return this.#reject(peerId, PENALTY.invalidBlock, refusal)
     }
-    const meta = chain.getBlockMeta(block.hash)
-    if (meta !== undefined) this.#o.onPeerBlock(peerId, block, BigInt(meta.work))
+    const meta = o.chain.getBlockMeta(block.hash)
+    if (meta !== undefined) o.onPeerBlock(peerId, block, BigInt(meta.work))
     return TopicValidatorResult.Accept
   }
 
   #validateTx (peer: PeerId, msg: Message): TopicValidatorResult {
     const peerId = peer.toString()
     const mempool = this.#o.mempool
-    if (mempool === undefined) return TopicValidatorResult.Ignore
+    if (mempool === undefined || this.#o.isBanned(peerId)) return TopicValidatorResult.Ignore
     const value = this.#decode(peerId, msg, 'transaction')
     if (value === undefined) return TopicValidatorResult.Reject
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.#reject(peerId, PENALTY.malformed, 'gossiped transaction is not an object')
-    const id = (value as { transaction_id?: unknown }).transaction_id
-    if (typeof id === 'string') this.#o.onReceived({ kind: 'tx', id, peerId })
-    this.#admittingFromPeer = true
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return this.#reject(peerId, PENALTY.malformed, { hash: '', code: TxErrorCode.BAD_FORMAT, reason: 'gossiped transaction is not an object', block: false })
+    }
     try {
       mempool.add(value as Transaction)
       this.#o.onPeerTx?.(peerId)
@@ -175,15 +431,13 @@ export class Gossip {
         // invalid: rejected (no honest node relays it); stale: dropped for a few points (failing
         // transactions are free junk otherwise); our own limits: dropped quietly
         const cls = txRefusalClass(err.code)
-        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, `invalid transaction: ${err.code} ${err.message}`)
+        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, { hash: '', code: err.code, reason: `invalid transaction: ${err.code} ${err.message}`, block: false })
         if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction: ${err.code}`)
         return TopicValidatorResult.Ignore
       }
       // mempool.add reports every fault of the input as a TxError: anything else is ours
       this.#o.logger.error({ err }, 'admitting a gossiped transaction failed')
       return TopicValidatorResult.Ignore
-    } finally {
-      this.#admittingFromPeer = false
     }
   }
 }

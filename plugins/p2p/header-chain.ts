@@ -6,8 +6,7 @@
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { blockWork, nextBits, retargetTimestampCount } from '../../core/chain/difficulty.ts'
 import { BLOCK_VERSION } from '../../core/chain/genesis.ts'
-import { bitsProblem, bitsTargetBytes, decodeBits } from '../../core/chain/target.ts'
-import { meetsTarget } from '../../core/pow/pow-core.ts'
+import { workFault } from './work-first.ts'
 import type { WireHeader } from './header-codec.ts'
 
 /** What the checks need to know of a header's ancestors (local blocks or headers already checked). */
@@ -36,6 +35,10 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
   const local = new Map<string, HeaderNode>()
   const find = (hash: string): HeaderNode | undefined => local.get(hash) ?? lookup(hash)
   for (const [i, h] of batch.entries()) {
+    // work first (docs/p2p.md "Work first"): a header's own hash and target are checked
+    // before what links it to anything, so a batch of junk costs its maker real work
+    const fault = workFault(params, h)
+    if (fault !== null) throw new HeaderError(`header ${h.height}: ${fault}`)
     if (h.version !== BLOCK_VERSION) throw new HeaderError(`header ${h.height} has block version ${h.version}, expected ${BLOCK_VERSION}`)
     const parent = i === 0 ? lookup(h.previous_hash) : out[i - 1]
     if (parent === undefined) throw new HeaderError(`header ${h.height} does not connect to a known block`)
@@ -43,13 +46,8 @@ export function verifyHeaderBatch (params: NetworkParams, batch: readonly WireHe
     if (h.height !== parent.height + 1) throw new HeaderError(`header height ${h.height} after parent ${parent.height}`)
     if (!(h.timestamp > parent.timestamp)) throw new HeaderError(`header ${h.height} is not later than its parent`)
     if (h.timestamp > now + params.maxFutureDrift) throw new FutureHeaderError(`header ${h.height} lies more than ${params.maxFutureDrift}s in the future`)
-    const problem = bitsProblem(h.bits)
-    if (problem !== undefined) throw new HeaderError(`header ${h.height}: ${problem}`)
-    const target = decodeBits(h.bits)
-    if (target > decodeBits(params.easiestBits) || target < decodeBits(params.hardestBits)) throw new HeaderError(`header ${h.height} has a target outside the network's bounds`)
     const expected = nextBits(params, h.height, parent.bits, () => recentTimestamps(parent, retargetTimestampCount(params), find))
     if (h.bits !== expected) throw new HeaderError(`header ${h.height} has target bits ${h.bits.toString(16)}, the schedule demands ${expected.toString(16)}`)
-    if (!meetsTarget(h.hashBytes, bitsTargetBytes(h.bits))) throw new HeaderError(`header ${h.height} hash is above its target`)
     const node: HeaderNode = { hash: h.hash, height: h.height, timestamp: h.timestamp, previous_hash: h.previous_hash, bits: h.bits, work: parent.work + blockWork(h.bits) }
     out.push(node)
     local.set(node.hash, node)

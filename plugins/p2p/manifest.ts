@@ -68,6 +68,7 @@ export default definePlugin<P2pConfig>({
       logger: ctx.logger,
       dataDir: ctx.node.dataDir,
       powCore: ctx.resolve('cores').pow,
+      verifyCores: ctx.resolve('cores'),
       version: nodeVersion(ctx.params),
       signal: ctx.signal
     })

@@ -30,7 +30,19 @@ export const PENALTY = {
   /** a response the peer asked for and then did not read (it held a serving slot) */
   unreadResponse: 10,
   /** a headers request over the peer's rate (HEADERS_RATE in p2p.ts) */
-  headersFlood: 5
+  headersFlood: 5,
+  /** a block with valid work that breaks a rule needing no state (a timestamp at or before its
+   *  parent's, or beyond the future drift): useless, and an honest clock rarely does it */
+  uselessBlock: 5,
+  /** a block with valid work whose parent we do not know (a partition's tip does this honestly,
+   *  once per block until the sync it starts catches up) */
+  orphanBlock: 2,
+  /** the same block announced again by the same peer (gossip never repeats a message) */
+  duplicateBlock: 2,
+  /** a transaction id announced again to the same peer (an honest node remembers) */
+  duplicateInv: 2,
+  /** more transaction ids than the per-peer announcement budget allows */
+  invFlood: 20
 } as const
 
 /** points for a gossiped transaction the mempool refused, by the refusal's class */

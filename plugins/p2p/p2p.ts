@@ -9,6 +9,10 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { PowCore } from '../../core/pow/pow-core.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
+import { DEFAULT_SHA3_CORE } from '../../core/crypto/sha3.ts'
+import type { MldsaCore } from '../../core/crypto/mldsa.ts'
+import { DEFAULT_MLDSA_CORE } from '../../core/crypto/mldsa.ts'
 import type { PeerInfo, PeerService, PeerTraffic, SyncState } from '../../core/kernel/services.ts'
 import { TrafficMeter } from './traffic-meter.ts'
 import { loadOrCreateIdentity } from './identity.ts'
@@ -29,6 +33,9 @@ import { ConnectionSlots, slotLimits } from './connection-slots.ts'
 import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
 import { topics, WireError } from './protocol.ts'
+import { RecentTxs, TxRelay } from './tx-relay.ts'
+import { ReportLimiter } from './peer-budget.ts'
+import type { CompactStats, Refusal } from './gossip.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
 import { protocolOfVersion } from '../../core/kernel/version.ts'
 import type { StatusMessage } from './protocol.ts'
@@ -58,6 +65,8 @@ export interface P2pOptions extends P2pSettings {
   dataDir: string
   /** the kernel's PoW core (its `cores.pow`) */
   powCore: PowCore
+  /** the kernel's SHA3 and ML-DSA cores (the envelope checks before a block is relayed); defaults otherwise */
+  verifyCores?: { sha3: Sha3Core; mldsa: MldsaCore }
   version: string
   signal: AbortSignal
 }
@@ -78,6 +87,10 @@ const HEADERS_MIN_COST = 100
 const MAX_DRAIN_MS = 5_000
 /** how long a new peer may take to tell us its gossip subscriptions */
 const SUBSCRIPTION_WAIT_MS = 5_000
+/** what one peer may make us log and raise as node events: 5 at once, then one every 10 s */
+export const REPORT_RATE = { capacity: 5, refillPerSecond: 0.1 } as const
+/** status requests an orphan block may trigger per peer: one at once, then one every 2 s */
+export const ORPHAN_STATUS_RATE = { capacity: 1, refillPerSecond: 0.5 } as const
 /**
  * connections libp2p accepts beyond maxPeers: room for an inbound newcomer to reach the gater,
  * which evicts an inbound peer for it (ConnectionSlots); libp2p's pruner acts only past this
@@ -101,6 +114,11 @@ export class P2p implements PeerService {
   readonly #handshaking = new Set<string>()
   readonly #refreshing = new Set<string>()
   readonly #servingBlocks = new Slots(CONCURRENT_BLOCK_RESPONSES)
+  readonly #recentTxs = new RecentTxs()
+  #txRelay: TxRelay | null = null
+  readonly #reports = new ReportLimiter(REPORT_RATE)
+  readonly #orphanStatus = new TokenBuckets(ORPHAN_STATUS_RATE)
+  #orphanRefreshes = 0
   readonly #traffic = new TrafficMeter()
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
@@ -130,7 +148,9 @@ export class P2p implements PeerService {
     o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
     // Taps are registered once, here; they do nothing until the node runs.
     o.hooks.blockConnected.tap('p2p', ({ block, reorg, syncing }) => { if (!reorg && !syncing) this.#gossip?.announceBlock(block) })
-    o.hooks.txAdmitted.tap('p2p', (tx) => { this.#gossip?.announceTx(tx) })
+    o.hooks.txAdmitted.tap('p2p', (tx) => { this.#txRelay?.announce(tx) })
+    // what left the mempool may still be in the next compact block
+    o.hooks.txRemoved.tap('p2p', ({ tx }) => { this.#recentTxs.add(tx) })
   }
 
   // ---- PeerService
@@ -138,6 +158,10 @@ export class P2p implements PeerService {
   peers (): PeerInfo[] { return this.table.list() }
 
   traffic (): PeerTraffic { return this.#traffic.totals() }
+  /** status requests orphan blocks made this node send (within ORPHAN_STATUS_RATE per peer) */
+  orphanStatusRequests (): number { return this.#orphanRefreshes }
+  /** how received compact blocks were rebuilt: alone, with a blocktxn request, or whole (test bed, tests) */
+  compactStats (): CompactStats { return { ...(this.#gossip?.stats ?? { rebuilt: 0, withRequest: 0, wholeBlock: 0 }) } }
 
   syncState (): SyncState {
     if (this.table.size === 0) return 'idle'
@@ -204,6 +228,22 @@ export class P2p implements PeerService {
     this.#node = node
     const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
     this.#client = client
+    const maxTxBytes = o.params.maxTxBytes
+    const txRelay = o.mempool === undefined
+      ? null
+      : new TxRelay({
+        mempool: o.mempool,
+        client: { txinv: (peerId, inv) => client.txinv(peerId, inv), gettx: (peerId, ids) => client.gettx(peerId, ids, maxTxBytes) },
+        recent: this.#recentTxs,
+        peers: () => this.table.all().map((p) => p.peerId),
+        penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+        onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
+        // first arrival of a transaction from a peer, before any rule (the test bed's clock)
+        onTxReceived: (id, peerId) => { o.hooks.peerItemReceived.call({ kind: 'tx', id, peerId }) },
+        logger: o.logger,
+        maxTxBytes
+      })
+    this.#txRelay = txRelay
     await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS) }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
       headers: async (req, peerId) => {
@@ -214,6 +254,9 @@ export class P2p implements PeerService {
         return await headersAfter(o.chain, req)
       },
       blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
+      blocktxn: async (req) => await (this.#gossip?.blockTxn(req) ?? []),
+      txinv: (inv, peerId) => { if (this.table.has(peerId)) txRelay?.onInv(peerId, inv) },
+      gettx: (ids, peerId) => txRelay?.serve(peerId, ids) ?? ids.map(() => new Uint8Array(0)),
       misbehaved: (peerId, reason) => { this.penalize(peerId, PENALTY.malformed, reason) },
       unread: (peerId, method) => { this.penalize(peerId, PENALTY.unreadResponse, `did not read its ${method} response`) }
     })
@@ -238,15 +281,26 @@ export class P2p implements PeerService {
     const gossip = new Gossip({
       pubsub: node.services.pubsub,
       topics: topics(o.params),
+      params: o.params,
       chain: o.chain,
       mempool: o.mempool,
+      cores: { pow: o.powCore, sha3: o.verifyCores?.sha3 ?? DEFAULT_SHA3_CORE, mldsa: o.verifyCores?.mldsa ?? DEFAULT_MLDSA_CORE },
+      client: { blocktxn: (peerId, req) => client.blocktxn(peerId, req, maxTxBytes), blocks: (peerId, hashes) => client.blocks(peerId, hashes) },
+      recent: this.#recentTxs,
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+      isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
+      report: (peerId, refusal) => { this.#report(peerId, refusal) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
-      onPeerTx: (peerId) => { const r = this.table.get(peerId); if (r !== undefined) r.lastTxAt = Date.now() },
-      onOrphan: (peerId) => { void this.#refresh(peerId) },
-      onMalformedBlock: (value, reason) => { this.#malformedBlock(value, reason) },
-      onReceived: (item) => { o.hooks.peerItemReceived.call(item) }
+      onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
+      // first arrival of a block (compact or whole) from a peer, once its work is checked
+      onBlockReceived: (hash, peerId) => { o.hooks.peerItemReceived.call({ kind: 'block', id: hash, peerId }) },
+      // an orphan's status request back is rate-limited per peer: junk cannot make us ask
+      onOrphan: (peerId) => {
+        if (!this.#orphanStatus.take(peerId, 1)) return
+        this.#orphanRefreshes++
+        void this.#refresh(peerId)
+      }
     })
     this.#gossip = gossip
     node.addEventListener('connection:open', (e) => {
@@ -274,6 +328,7 @@ export class P2p implements PeerService {
     this.#redialer?.stop()
     if (this.#statusTimer !== null) clearInterval(this.#statusTimer)
     this.#gossip?.stop()
+    this.#txRelay?.stop()
     await this.#node?.stop()
     await this.#syncer?.idle()
     await this.misbehaviour.flush()
@@ -299,6 +354,20 @@ export class P2p implements PeerService {
   }
 
   #status (): StatusMessage { return ourStatus(this.#o.chain, this.#o.version) }
+
+  /** a peer's transaction was admitted: it is useful (eviction protects it) */
+  #notePeerTx (peerId: string): void {
+    const r = this.table.get(peerId)
+    if (r !== undefined) r.lastTxAt = Date.now()
+  }
+
+  /** A peer's refused block or transaction: a WARN line and (a block) a node event, at REPORT_RATE per peer. */
+  #report (peerId: string, r: Refusal): void {
+    const held = this.#reports.admit(peerId)
+    if (held === undefined) return
+    this.#o.logger.warn({ peer: peerId, hash: r.hash.slice(0, 16), code: r.code, suppressed: held }, `rejected from peer: ${r.reason}`)
+    if (r.block) this.#o.hooks.blockRejected.call({ hash: r.hash.slice(0, 128), code: r.code, reason: r.reason, origin: 'peer' })
+  }
 
   /** Why a peer's status rules it out of this network, or null when it is one of ours. */
   #incompatible (s: StatusMessage): string | null {
@@ -405,6 +474,7 @@ export class P2p implements PeerService {
 
   #onDisconnect (id: string): void {
     this.#addressOf.delete(id)
+    this.#txRelay?.forget(id)
     const record = this.table.remove(id)
     if (record === undefined) return
     this.#o.logger.info({ peer: id, address: record.address }, 'peer disconnected')

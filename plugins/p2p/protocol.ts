@@ -5,19 +5,25 @@ import type { NetworkParams } from '../../core/chain/params.ts'
 import { decodeBlock, decodeBlockEnvelope, decodeTx, BinaryJsonError } from '../../core/chain/tx-codec.ts'
 import type { BeaconEvidenceView } from '../../core/chain/attestation.ts'
 
-export type Method = 'status' | 'headers' | 'blocks'
+export type Method = 'status' | 'headers' | 'blocks' | 'blocktxn' | 'txinv' | 'gettx'
 
-// blocks/2 and the /2 topics carry the binary forms of core/chain/tx-codec.ts (JSON before)
-const METHOD_VERSION: Record<Method, number> = { status: 1, headers: 1, blocks: 2 }
+// blocks/2 and the /2 topics carry the binary forms of core/chain/tx-codec.ts (JSON before);
+// blocktxn, txinv and gettx came with compact blocks and transaction announcements (p2p v2)
+const METHOD_VERSION: Record<Method, number> = { status: 1, headers: 1, blocks: 2, blocktxn: 1, txinv: 1, gettx: 1 }
 
 export function protocolId (params: NetworkParams, method: Method): string {
   return `/ledger/${params.magic}/${method}/${METHOD_VERSION[method]}`
 }
 
-export interface Topics { blocks: string; txs: string }
+/**
+ * `compact`: how blocks are announced (compact.ts). `blocks` and `txs` carry whole blocks and
+ * transactions: still validated and relayed when a peer publishes there, no longer published
+ * by this node (transactions go by txinv/gettx, blocks by compact announcements).
+ */
+export interface Topics { blocks: string; txs: string; compact: string }
 
 export function topics (params: NetworkParams): Topics {
-  return { blocks: `/ledger/${params.magic}/blocks/2`, txs: `/ledger/${params.magic}/txs/2` }
+  return { blocks: `/ledger/${params.magic}/blocks/2`, txs: `/ledger/${params.magic}/txs/2`, compact: `/ledger/${params.magic}/cmpctblock/1` }
 }
 
 /** What each side tells the other when they meet and on every status poll. */
@@ -43,6 +49,15 @@ export interface HeadersResponse { headers: string[] }
 
 export interface BlocksRequest { hashes: string[] }
 
+/** the transactions of a compact block at these indexes (1-based; 0 is the prefilled coinbase) */
+export interface BlockTxnRequest { hash: string; indexes: number[] }
+
+/** transaction bodies by id (after their announcement) */
+export interface GetTxRequest { ids: string[] }
+
+/** A transaction announcement: ids with the size of their binary form (eth/68 style). */
+export interface TxInv { ids: string[]; sizes: number[] }
+
 /** Limits a peer must respect; a request beyond them is misbehaviour. */
 export const LIMITS = {
   maxHeadersPerResponse: 2000,
@@ -56,13 +71,21 @@ export const LIMITS = {
    * a blocks response stops once it holds this many bytes (the block that crosses the line is
    * the last): at most this plus one frame per request, whatever the request names
    */
-  maxBlocksResponseBytes: 8 * 1024 * 1024
+  maxBlocksResponseBytes: 8 * 1024 * 1024,
+  /** ids in one txinv announcement */
+  maxInvIds: 1000,
+  /** ids in one gettx request */
+  maxGetTxIds: 256,
+  /** indexes in one blocktxn request (a block's transactions at most) */
+  maxBlockTxnIndexes: 10_000
 } as const
 
 export class WireError extends Error { override name = 'WireError' }
 
 const HASH_RE = /^[0-9a-f]{128}$/
 const isHash = (v: unknown): v is string => typeof v === 'string' && HASH_RE.test(v)
+/** a transaction id: hex SHA3-256 */
+const isTxId = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 export function parseStatus (v: unknown): StatusMessage {
@@ -94,6 +117,32 @@ export function parseBlocksRequest (v: unknown): BlocksRequest {
   if (!isObject(v) || !Array.isArray(v.hashes) || !v.hashes.every(isHash)) throw new WireError('blocks request needs hashes')
   if (v.hashes.length === 0 || v.hashes.length > LIMITS.maxBlocksPerRequest) throw new WireError(`blocks request must name 1-${LIMITS.maxBlocksPerRequest} hashes`)
   return { hashes: v.hashes as string[] }
+}
+
+export function parseBlockTxnRequest (v: unknown): BlockTxnRequest {
+  if (!isObject(v) || !isHash(v.hash) || !Array.isArray(v.indexes)) throw new WireError('blocktxn request needs a hash and indexes')
+  const idx = v.indexes
+  if (idx.length === 0 || idx.length > LIMITS.maxBlockTxnIndexes) throw new WireError(`blocktxn request must name 1-${LIMITS.maxBlockTxnIndexes} indexes`)
+  for (let i = 0; i < idx.length; i++) {
+    const n = idx[i] as unknown
+    if (!Number.isSafeInteger(n) || (n as number) < 1 || (i > 0 && (n as number) <= (idx[i - 1] as number))) throw new WireError('blocktxn indexes must be increasing positive integers')
+  }
+  return { hash: v.hash, indexes: idx as number[] }
+}
+
+export function parseGetTxRequest (v: unknown): GetTxRequest {
+  if (!isObject(v) || !Array.isArray(v.ids) || !v.ids.every(isTxId)) throw new WireError('gettx request needs transaction ids')
+  if (v.ids.length === 0 || v.ids.length > LIMITS.maxGetTxIds) throw new WireError(`gettx request must name 1-${LIMITS.maxGetTxIds} ids`)
+  return { ids: v.ids as string[] }
+}
+
+export function parseTxInv (v: unknown, maxTxBytes: number): TxInv {
+  if (!isObject(v) || !Array.isArray(v.ids) || !Array.isArray(v.sizes) || !v.ids.every(isTxId)) throw new WireError('txinv needs ids and sizes')
+  if (v.ids.length === 0 || v.ids.length > LIMITS.maxInvIds) throw new WireError(`txinv must name 1-${LIMITS.maxInvIds} ids`)
+  if (v.sizes.length !== v.ids.length || !v.sizes.every((n) => Number.isSafeInteger(n) && (n as number) > 0 && (n as number) <= maxTxBytes)) {
+    throw new WireError(`txinv needs one size (1-${maxTxBytes} bytes) per id`)
+  }
+  return { ids: v.ids as string[], sizes: v.sizes as number[] }
 }
 
 export function decodeJson (bytes: Uint8Array): unknown {

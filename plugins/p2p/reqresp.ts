@@ -1,4 +1,5 @@
-// The request/response protocols (status, headers, blocks): one stream per request, the
+// The request/response protocols (status, headers, blocks, blocktxn, gettx, and the one-way
+// txinv announcement): one stream per request, the
 // request as one frame, the response as one or more frames, then the responder closes.
 // Every request is bounded in time on both sides; garbage is reported as misbehaviour.
 import type { Libp2p, Stream, Connection } from '@libp2p/interface'
@@ -6,9 +7,10 @@ import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { readFrames, UnreadResponseError, writeFrame } from './framing.ts'
 import {
-  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseHeadersRequest, parseHeadersResponse, parseStatus, protocolId, WireError
+  decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseBlockTxnRequest, parseGetTxRequest, parseHeadersRequest, parseHeadersResponse, parseStatus,
+  parseTxInv, protocolId, WireError
 } from './protocol.ts'
-import type { BlocksRequest, HeadersRequest, Method, StatusMessage } from './protocol.ts'
+import type { BlocksRequest, BlockTxnRequest, HeadersRequest, Method, StatusMessage, TxInv } from './protocol.ts'
 
 /**
  * The blocks of a response in their binary forms, not decoded yet (sync decodes them, and
@@ -25,6 +27,14 @@ export interface RequestHandlers {
   headers(req: HeadersRequest, peerId: string): Promise<string[] | null>
   /** binary blocks in the requested order, stopping at the first one we do not have or at the byte budget */
   blocks(req: BlocksRequest): AsyncIterable<Uint8Array>
+  // protocol 2 (compact blocks, transaction announcements); a server without them does not
+  // register those protocols (a test's stand-in peer)
+  /** the binary forms of a block's transactions at the requested indexes (none: we do not have the block) */
+  blocktxn?(req: BlockTxnRequest, peerId: string): Promise<Uint8Array[]>
+  /** a peer announced transactions */
+  txinv?(inv: TxInv, peerId: string): void
+  /** transaction bodies by id, one frame each (empty: we do not have it) */
+  gettx?(ids: string[], peerId: string): Uint8Array[]
   misbehaved(peerId: string, reason: string): void
   /** a peer stopped reading a response we were writing (its slot was freed) */
   unread?(peerId: string, method: Method): void
@@ -34,6 +44,8 @@ export interface ReqRespOptions {
   node: Libp2p
   params: NetworkParams
   timeoutMs: number
+  /** the largest transaction's binary form (txinv sizes are checked against it) */
+  maxTxBytes?: number
   /**
    * how long a response write may wait for the peer to read (default: the request timeout);
    * a peer that reads nothing for this long loses the stream and the serving slot it held
@@ -89,6 +101,24 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
     yield { headers }
   }), { maxInboundStreams: 2 })
   await o.node.handle(protocolId(o.params, 'blocks'), serve('blocks', (req) => h.blocks(parseBlocksRequest(req))), { maxInboundStreams: 4 })
+  const { blocktxn, txinv, gettx } = h
+  if (blocktxn !== undefined) {
+    await o.node.handle(protocolId(o.params, 'blocktxn'), serve('blocktxn', async function * (req, peerId) {
+      yield * await blocktxn(parseBlockTxnRequest(req), peerId)
+    }), { maxInboundStreams: 4 })
+  }
+  const maxTxBytes = o.maxTxBytes ?? o.params.maxTxBytes
+  // an announcement is pushed and answered with nothing: the receiver asks by gettx
+  if (txinv !== undefined) {
+    await o.node.handle(protocolId(o.params, 'txinv'), serve('txinv', async function * (req, peerId) {
+      txinv(parseTxInv(req, maxTxBytes), peerId)
+    }), { maxInboundStreams: 4 })
+  }
+  if (gettx !== undefined) {
+    await o.node.handle(protocolId(o.params, 'gettx'), serve('gettx', async function * (req, peerId) {
+      yield * gettx(parseGetTxRequest(req).ids, peerId)
+    }), { maxInboundStreams: 4 })
+  }
 }
 
 export class ReqRespClient {
@@ -115,6 +145,19 @@ export class ReqRespClient {
     const frames: BlocksResponse = await this.#request(peerId, 'blocks', { hashes }, hashes.length, LIMITS.maxBlocksResponseBytes)
     frames.bytes = frames.reduce((n, f) => n + f.byteLength, 0)
     return frames
+  }
+
+  /** The transactions at `indexes` of an announced block, in order (fewer: the peer lacks the block). */
+  async blocktxn (peerId: string, req: BlockTxnRequest, maxTxBytes: number): Promise<Uint8Array[]> {
+    return await this.#request(peerId, 'blocktxn', req, req.indexes.length, req.indexes.length * (maxTxBytes + 4))
+  }
+
+  async txinv (peerId: string, inv: TxInv): Promise<void> {
+    await this.#request(peerId, 'txinv', inv, 0, 0)
+  }
+
+  async gettx (peerId: string, ids: string[], maxTxBytes: number): Promise<Uint8Array[]> {
+    return await this.#request(peerId, 'gettx', { ids }, ids.length, ids.length * (maxTxBytes + 4))
   }
 
   /** `budget`: a frame may start only while the response holds fewer bytes (so at most budget + one frame) */

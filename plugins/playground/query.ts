@@ -4,7 +4,7 @@
 // transfer fails it), with the gas capped so one request costs a bounded amount of CPU.
 import { ChainVmState } from '../../core/chain/vm-state.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
-import type { ApprovedUser } from '../../core/accounts/types.ts'
+import type { ApprovedUser } from '../../core/kernel/account-service.ts'
 import { executeCall } from '../../core/vm/index.ts'
 import type { Cores } from '../../core/cores/cores.ts'
 import { playgroundErrors } from './errors.ts'

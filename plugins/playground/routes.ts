@@ -3,9 +3,7 @@
 // wins when both come). Bodies are checked in the handlers so each refusal gets the spec's
 // exact text (SPEC 7).
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { AccountStore } from '../../core/accounts/store.ts'
-import type { ApprovedUser } from '../../core/accounts/types.ts'
-import { userOfCredentials } from '../../core/accounts/credentials.ts'
+import type { AccountService, ApprovedUser } from '../../core/kernel/account-service.ts'
 import { bohmToCoin } from '../../core/chain/money.ts'
 import { EXAMPLES } from '../../core/contracts/index.ts'
 import type { Logger } from 'pino'
@@ -19,7 +17,7 @@ import type { Cores } from '../../core/cores/cores.ts'
 import type { ContractRecord, ContractStore } from './contract-store.ts'
 
 export interface PlaygroundDeps extends SubmitDeps {
-  accounts: AccountStore
+  accounts: AccountService
   contracts: ContractStore
   logger: Logger
   /** compile and deploy both run the compiler: one per-address budget for the two */
@@ -68,7 +66,7 @@ export function registerPlaygroundRoutes (app: FastifyInstance, deps: Playground
   const { accounts, chain, mempool } = deps
 
   const userOf = (request: FastifyRequest): ApprovedUser => {
-    const user = userOfCredentials(accounts, deps.sessionTokenOf(request), request.headers.authorization, 'playground')
+    const user = accounts.userOfCredentials(deps.sessionTokenOf(request), request.headers.authorization, 'playground')
     if (user === undefined) throw playgroundErrors.notLoggedIn()
     return user
   }

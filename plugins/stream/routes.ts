@@ -2,8 +2,7 @@
 // from fastify and held open; the hub writes to it until the client leaves.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../core/kernel/errors.ts'
-import type { AccountStore } from '../../core/accounts/store.ts'
-import { hashSecret } from '../../core/accounts/secrets.ts'
+import type { AccountService } from '../../core/kernel/account-service.ts'
 import { parseFilter } from './filter.ts'
 import type { EventFilter } from './filter.ts'
 import { SseConnection } from './connection.ts'
@@ -21,7 +20,7 @@ export interface EventStreamOptions {
 }
 
 export interface StreamRouteOptions extends EventStreamOptions {
-  accounts: AccountStore
+  accounts: AccountService
   /** the request's session cookie, if any (the `http` service reads it) */
   sessionTokenOf: (request: FastifyRequest) => string | undefined
 }
@@ -63,7 +62,7 @@ export function registerStreamRoute (app: FastifyInstance, o: StreamRouteOptions
     if (o.accounts.sessionUser(token) === undefined || token === undefined) throw new HttpError(401, 'no session present')
     if (!acceptsEventStream(request)) throw new HttpError(406, 'this endpoint serves text/event-stream; send Accept: text/event-stream')
     const filter = parseFilter(request.query as { types?: unknown; address?: unknown })
-    openEventStream(request, reply, o, filter, hashSecret(token))
+    openEventStream(request, reply, o, filter, o.accounts.sessionKeyOf(token))
   })
 }
 

@@ -85,3 +85,22 @@ t.test('names and prefixes resolve through /api/search; a search that is no answ
   t.match((await failure(c.resolveTxId('abc'))).message, "a unique prefix of 8 or more; got 'abc'")
   t.match((await failure(c.search('html'))).message, 'no result type')
 })
+
+t.test('a script opens a plain or an encrypted wallet file with openWalletFile', async (t) => {
+  const { openWalletFile } = await import('../../client/index.ts')
+  const { encryptWallet } = await import('../../core/chain/keystore.ts')
+  const { writeWalletFile, writeWalletJson } = await import('../../core/kernel/wallet-file.ts')
+  const { tmpDir, cleanup } = await import('../helpers/chain.ts')
+  const path = await import('node:path')
+  const dir = tmpDir()
+  t.teardown(() => cleanup(dir))
+  const w = generateWallet()
+  writeWalletFile(path.join(dir, 'plain.json'), w)
+  writeWalletJson(path.join(dir, 'sealed.json'), await encryptWallet(w, 'pw', { n: 1024, r: 8, p: 1 }))
+  let asked = 0
+  const ask = async (): Promise<string> => { asked++; return 'pw' }
+  t.equal((await openWalletFile(path.join(dir, 'plain.json'), ask)).address, w.address)
+  t.equal(asked, 0, 'a plain file asks nothing')
+  t.equal((await openWalletFile(path.join(dir, 'sealed.json'), ask)).address, w.address)
+  t.equal(asked, 1)
+})

@@ -7,16 +7,11 @@ import { chainStats } from '../../../core/views/chain-stats.ts'
 import { BLOCK_HASH_RE, blockAtHeight, blockWithHash, listBlocks, looksLikeHeight, parseHeight } from '../../../core/views/block-queries.ts'
 import type { BlockDetail } from '../../../core/views/block-view.ts'
 import { lookupTx } from '../../../core/views/tx-lookup.ts'
-import { resolveSearch } from '../../../core/views/search.ts'
 import { addressDetail, resolveAddress } from '../../../core/views/address-detail.ts'
 import { bohmToCoin } from '../../../core/chain/money.ts'
 import { txKind } from '../../../core/views/tx-view.ts'
-import { pageQuerySchema, pageRequest } from '../../../core/views/pagination.ts'
 import type { PageRequest } from '../../../core/views/pagination.ts'
-import { VIEW_ERRORS } from '../../../core/views/errors.ts'
-import {
-  addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, rawTxLookupSchema
-} from '../../../core/views/schemas.ts'
+import type { ChainViewsHttp, ViewErrorTexts } from '../../../core/kernel/chain-views-http.ts'
 import { accountSchema, chainSummarySchema, feeSchema, mempoolSchema } from '../schemas.ts'
 import type { FeeEstimator } from '../fee-estimate.ts'
 
@@ -27,29 +22,32 @@ const pathParam = (name: string, description: string) => ({
   properties: { [name]: { type: 'string', description } }
 })
 
-async function blockByIdentifier (ctx: ViewContext, identifier: string): Promise<BlockDetail> {
+async function blockByIdentifier (ctx: ViewContext, identifier: string, viewErrors: ViewErrorTexts): Promise<BlockDetail> {
   const id = identifier.trim()
   const height = looksLikeHeight(id) ? parseHeight(id) : null
   const hash = id.toLowerCase().replace(/^0x/, '')
-  if (height === null && !BLOCK_HASH_RE.test(hash)) throw new HttpError(400, VIEW_ERRORS.badBlockIdentifier)
+  if (height === null && !BLOCK_HASH_RE.test(hash)) throw new HttpError(400, viewErrors.badBlockIdentifier)
   const block = height !== null ? await blockAtHeight(ctx, height) : await blockWithHash(ctx, hash)
-  if (block === undefined) throw new HttpError(404, VIEW_ERRORS.noSuchBlock)
+  if (block === undefined) throw new HttpError(404, viewErrors.noSuchBlock)
   return block
 }
 
-async function rawTx (ctx: ViewContext, txId: string) {
+async function rawTx (ctx: ViewContext, txId: string, viewErrors: ViewErrorTexts) {
   const tx = await lookupTx(ctx, txId, { raw: true })
-  if (tx === undefined) throw new HttpError(404, VIEW_ERRORS.txNotFound)
+  if (tx === undefined) throw new HttpError(404, viewErrors.txNotFound)
   return tx
 }
 
-async function address (ctx: ViewContext, input: string, page: PageRequest) {
+async function address (ctx: ViewContext, input: string, page: PageRequest, viewErrors: ViewErrorTexts) {
   const detail = await addressDetail(ctx, input, page)
-  if (detail === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+  if (detail === null) throw new HttpError(400, viewErrors.invalidAddress)
   return detail
 }
 
-export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fees: FeeEstimator): void {
+export function registerChainRoutes (app: FastifyInstance, views: ChainViewsHttp, ctx: ViewContext, fees: FeeEstimator): void {
+  const { addressDetailSchema, blockDetailSchema, blockPageSchema, errorSchema, rawTxLookupSchema } = views.schemas
+  const { errors: viewErrors, pageQuerySchema } = views
+  const pageRequest = (query: Query): PageRequest => views.pageRequest(query)
   app.get('/api/chain', { schema: { tags, summary: 'chain summary', response: { 200: chainSummarySchema } } }, async () => {
     const s = chainStats(ctx)
     return {
@@ -76,7 +74,7 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
     }
   }, async (request) => {
     const resolved = resolveAddress(ctx, (request.params as { address: string }).address)
-    if (resolved === null || resolved.wallet === null) throw new HttpError(400, VIEW_ERRORS.invalidAddress)
+    if (resolved === null || resolved.wallet === null) throw new HttpError(400, viewErrors.invalidAddress)
     const wallet = resolved.wallet
     const account = ctx.chain.getAccount(wallet)
     const pendingSpend = ctx.mempool.pendingSpend(wallet)
@@ -104,7 +102,7 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       params: pathParam('*', 'block height or block hash'),
       response: { 200: blockDetailSchema, 400: errorSchema, 404: errorSchema }
     }
-  }, async (request) => await blockByIdentifier(ctx, (request.params as { '*': string })['*']))
+  }, async (request) => await blockByIdentifier(ctx, (request.params as { '*': string })['*'], viewErrors))
 
   app.get('/api/tx/:tx_id', {
     schema: {
@@ -113,7 +111,7 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       params: pathParam('tx_id', '64-hex transaction id'),
       response: { 200: rawTxLookupSchema, 404: errorSchema }
     }
-  }, async (request) => await rawTx(ctx, (request.params as { tx_id: string }).tx_id))
+  }, async (request) => await rawTx(ctx, (request.params as { tx_id: string }).tx_id, viewErrors))
 
   app.get('/api/address/:address', {
     schema: {
@@ -123,7 +121,7 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       querystring: pageQuerySchema,
       response: { 200: addressDetailSchema, 400: errorSchema }
     }
-  }, async (request) => await address(ctx, (request.params as { address: string }).address, pageRequest(request.query as Query)))
+  }, async (request) => await address(ctx, (request.params as { address: string }).address, pageRequest(request.query as Query), viewErrors))
 
   app.get('/api/mempool', { schema: { tags, summary: 'pending transactions, highest fee first', response: { 200: mempoolSchema } } }, async () => {
     const txs = ctx.mempool.list()
@@ -156,17 +154,17 @@ export function registerChainRoutes (app: FastifyInstance, ctx: ViewContext, fee
       response: { 400: errorSchema, 404: errorSchema }
     }
   }, async (request, reply) => {
-    const hit = await resolveSearch(ctx, (request.query as { q: string }).q)
+    const hit = await views.search(ctx, (request.query as { q: string }).q)
     let body: object
     let schema: Record<string, unknown>
     if (hit.type === 'block') {
-      body = await blockByIdentifier(ctx, String(hit.height))
+      body = await blockByIdentifier(ctx, String(hit.height), viewErrors)
       schema = blockDetailSchema
     } else if (hit.type === 'tx') {
-      body = await rawTx(ctx, hit.tx_id)
+      body = await rawTx(ctx, hit.tx_id, viewErrors)
       schema = rawTxLookupSchema
     } else {
-      body = await address(ctx, hit.address, { offset: 0, limit: 25 })
+      body = await address(ctx, hit.address, { offset: 0, limit: 25 }, viewErrors)
       schema = addressDetailSchema
     }
     // serialized through the same schema as the type-specific endpoint

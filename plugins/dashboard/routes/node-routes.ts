@@ -6,7 +6,7 @@ import { HttpError } from '../../../core/kernel/errors.ts'
 import type { NodeInfo } from '../../../core/kernel/services.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
-import { errorSchema } from '../../../core/views/schemas.ts'
+import type { JsonSchema } from '../../../core/kernel/plugin.ts'
 import { miningView, nodeView, peerList, qrngView, statusView, syncState } from '../node-status.ts'
 import type { OptionalServices } from '../node-status.ts'
 import { miningSchema, nodeSchema, peersSchema, qrngRandomSchema, qrngSchema, statusSchema } from '../schemas.ts'
@@ -18,13 +18,15 @@ export interface NodeRouteDeps {
   services: OptionalServices
   nodeId: string
   metrics: Registry
+  /** the one error shape (the `http` service's chain views) */
+  errorSchema: JsonSchema
 }
 
 /** bytes one passthrough request may draw: enough to inspect, too few to drain the pool */
 export const QRNG_RANDOM_MAX = 1024
 
 export function registerNodeRoutes (app: FastifyInstance, deps: NodeRouteDeps): void {
-  const { node, services } = deps
+  const { node, services, errorSchema } = deps
   const tags = ['node']
 
   app.get('/api/status', {

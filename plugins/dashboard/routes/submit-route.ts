@@ -6,7 +6,7 @@ import { HttpError } from '../../../core/kernel/errors.ts'
 import { LedgerError } from '../../../core/chain/errors.ts'
 import type { MempoolService } from '../../../core/chain/mempool-service.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
-import { errorSchema } from '../../../core/views/schemas.ts'
+import type { JsonSchema } from '../../../core/kernel/plugin.ts'
 import { submitAcceptedSchema, submitBodySchema, submitRejectedSchema } from '../schemas.ts'
 
 export const SUBMIT_ROUTE = '/api/tx/submit'
@@ -25,7 +25,7 @@ function fieldProblem (errors: FastifySchemaValidationError[]): string {
   return `${path.length > 0 ? `body.${path}` : 'body'} ${first.message ?? 'is invalid'}`
 }
 
-export function registerSubmitRoute (app: FastifyInstance, mempool: MempoolService): void {
+export function registerSubmitRoute (app: FastifyInstance, mempool: MempoolService, errorSchema: JsonSchema): void {
   app.post(SUBMIT_ROUTE, {
     attachValidation: true,
     schema: {

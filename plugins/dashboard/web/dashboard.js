@@ -191,7 +191,7 @@ function eventDetails (e) {
     case 'peer_connected':
     case 'peer_disconnected': return `${short(e.peer_id, 16)} ${e.address}`
     case 'tx_dropped': return `${short(e.tx_id, 16)} of ${short(e.sender)}: ${e.reason}`
-    case 'entropy_status': return e.reachable ? `reachable · ${e.source ?? ''}` : `unreachable · ${e.reason ?? ''}`
+    case 'entropy_status': return e.reachable ? `reachable · ${e.source ?? ''} · ${evidenceBadge(e.evidence ?? null).label}` : `unreachable · ${e.reason ?? ''}`
     default: return ''
   }
 }

@@ -6,6 +6,7 @@ import t from 'tap'
 import path from 'node:path'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { withoutComments } from '../../helpers/source.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const KERNEL = path.join(ROOT, 'core', 'kernel')
@@ -15,29 +16,6 @@ function tsFiles (dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((d) => d.isFile() && d.name.endsWith('.ts'))
     .map((d) => path.join(d.parentPath, d.name))
-}
-
-/** the source with comments blanked (strings kept; a `//` inside a string is left alone) */
-export function withoutComments (src: string): string {
-  let out = ''
-  let i = 0
-  let quote: string | null = null
-  while (i < src.length) {
-    const c = src[i] as string
-    if (quote !== null) {
-      out += c
-      if (c === '\\') { out += src[i + 1] ?? ''; i += 2; continue }
-      if (c === quote) quote = null
-      i++
-      continue
-    }
-    if (c === '"' || c === "'" || c === '`') { quote = c; out += c; i++; continue }
-    if (src.startsWith('//', i)) { const end = src.indexOf('\n', i); i = end === -1 ? src.length : end; continue }
-    if (src.startsWith('/*', i)) { const end = src.indexOf('*/', i + 2); i = end === -1 ? src.length : end + 2; continue }
-    out += c
-    i++
-  }
-  return out
 }
 
 const builtins = readdirSync(path.join(ROOT, 'plugins'), { withFileTypes: true })

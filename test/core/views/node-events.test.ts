@@ -28,7 +28,16 @@ t.test('every hook maps to its event', async (t) => {
   t.match(got[3], { from: { height: 5, hash: 'f' }, to: { height: 6, hash: 't' }, fork_point: { height: 4, hash: 'k' }, disconnected: 1, connected: 2 })
   t.match(got[4], { peer_id: 'p', address: '1.2.3.4:5' })
   t.match(got[6], { tx_id: 'tx1', sender: 'aa', reason: 'evicted' })
-  t.match(got[7], { reachable: false, source: null, reason: 'down' })
+  t.match(got[7], { reachable: false, source: null, reason: 'down', evidence: null })
+})
+
+t.test('an entropy status says what backs the bytes served', async (t) => {
+  const hooks = createHooks()
+  const got: NodeEventDraft[] = []
+  tapNodeEvents(hooks, 'test', (e) => { got.push(e) }, () => 42)
+  hooks.entropyStatus.call({ reachable: true, source: 'aggregator:self-hosted', reason: null })
+  hooks.entropyStatus.call({ reachable: true, source: 'aggregator:beacon-default+self-hosted', reason: null })
+  t.match(got, [{ evidence: 'no-evidence' }, { evidence: 'beacon-verified' }])
 })
 
 t.test('the log keeps the newest events and reads after an id', async (t) => {

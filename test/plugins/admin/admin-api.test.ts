@@ -2,7 +2,7 @@
 import t from 'tap'
 import { startChatNode, sessionCookie, ADMIN_USER, ADMIN_PASSWORD } from '../messenger/fixtures/chat-node.ts'
 import { sha3_256Hex } from '../../../core/crypto/sha3.ts'
-import { INVITE_RE } from '../../../core/accounts/secrets.ts'
+import { INVITE_RE } from '../../../plugins/messenger/accounts/secrets.ts'
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 

@@ -109,6 +109,16 @@ t.test('block rules', async (t) => {
     await refused(t, tc, b, BlockErrorCode.BAD_POW, /hash is above the target/)
   })
 
+  t.test('work before any other rule: a block without work is refused for it, whatever else it breaks', async (t) => {
+    const parent = tc.tipRef()
+    const stale = sealWithoutPow(next({ timestamp: parent.timestamp - 1 }))
+    await refused(t, tc, stale, BlockErrorCode.BAD_POW)
+    const wrongDifficulty = sealWithoutPow(next({ difficulty: 2 }))
+    await refused(t, tc, wrongDifficulty, BlockErrorCode.BAD_POW)
+    const wrongVersion = sealWithoutPow(next({ tamper: (b) => { b.version = 2 } }))
+    await refused(t, tc, wrongVersion, BlockErrorCode.BAD_POW)
+  })
+
   t.test('BAD_DIFFICULTY', async (t) => {
     // this network's target is fixed at difficulty 1: bits either side are outside its bounds
     await refused(t, tc, next({ difficulty: 2 }), BlockErrorCode.BAD_DIFFICULTY, /outside the network's bounds/)

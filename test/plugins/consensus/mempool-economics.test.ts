@@ -150,4 +150,5 @@ t.test('refusal classes for the peer layer', async (t) => {
   t.equal(txRefusalClass(TxErrorCode.INSUFFICIENT_BALANCE), 'stale')
   t.equal(txRefusalClass(TxErrorCode.MEMPOOL_FULL), 'policy')
   t.equal(txRefusalClass(TxErrorCode.DUPLICATE), 'policy')
+  t.equal(txRefusalClass('POLICY_SANCTIONED_ADDRESS'), 'policy', 'a policy plugin\'s own code costs nothing')
 })

@@ -78,7 +78,7 @@ t.test('BAD_FORMAT, each shape rule with its reason', async (t) => {
     [{ ...base, signature: 'xyz' }, /signature must be hex/],
     [{ ...base, data: null }, /data must be an object/],
     [{ ...base, data: [] }, /data must be an object/],
-    [{ ...base, data: { blob: 'a'.repeat(256 * 1024) } }, /data larger than 262144 bytes/],
+    [{ ...base, data: { memo: 'a'.repeat(256 * 1024) } }, /data larger than 262144 bytes/],
     [{ ...base, amount: -1 }, /amount and fee: amount must be a non-negative finite number/],
     [{ ...base, amount: '1' }, /amount and fee/],
     [{ ...base, fee: 1e-19 }, /amount and fee: amount has more than 18 decimals/],

@@ -8,6 +8,7 @@ import { fake } from './fixtures/node-services-plugin.ts'
 import { ADDRESS_DETAIL, BLOCK_DETAIL, BLOCK_SUMMARY, DECODED_TX, PAGINATION, checkShape } from '../explorer/fixtures/shape.ts'
 import type { FieldType } from '../explorer/fixtures/shape.ts'
 import { DEVNET_BEACON } from '../../../config/entropy-sources.ts'
+import { idPrefix } from '../../helpers/id-prefix.ts'
 
 const STATUS: Record<string, FieldType> = { node_running: 'bool', chain_height: 'int', peer_count: 'int', mining_active: 'bool', qrng_reachable: 'bool', simulate: 'bool', sync_state: 'string' }
 const NODE: Record<string, FieldType> = { node_id: 'string', version: 'string', started_at: 'float', uptime_seconds: 'float', data_dir: 'string' }
@@ -137,10 +138,10 @@ t.test('dashboard endpoints on a node without miner, entropy or peers', async (t
     t.equal(byHash.json().height, 1)
     t.equal((await node.get('/api/search?q=42')).statusCode, 404)
     t.same((await node.get(`/api/search?q=${'7'.repeat(64)}`)).json(), { error: 'tx not found' })
-    const short = await node.get(`/api/search?q=${pay.transaction_id.slice(0, 16)}`)
+    const short = await node.get(`/api/search?q=${idPrefix(pay.transaction_id, 16)}`)
     t.equal(short.headers['x-result-type'], 'tx', 'the 16-char id of the chat finds the transaction')
     t.equal(short.json().tx_id, pay.transaction_id)
-    t.equal((await node.get(`/api/search?q=${chat.transaction_id.slice(0, 10)}`)).json().status, 'pending', 'a prefix of a pending id')
+    t.equal((await node.get(`/api/search?q=${idPrefix(chat.transaction_id, 10)}`)).json().status, 'pending', 'a prefix of a pending id')
     const foundation = await node.get('/api/search?q=Foundation')
     t.equal(foundation.headers['x-result-type'], 'address', 'a name finds its address')
     t.equal(foundation.json().is_foundation, true)

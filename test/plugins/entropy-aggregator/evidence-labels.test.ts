@@ -7,6 +7,8 @@ import { FakeSource, makeAggregator } from './helpers.ts'
 import { recordingLogger } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { healthBody } from '../../../plugins/entropy-aggregator/routes.ts'
+import { buildEntropyServer } from '../../../plugins/entropy-aggregator/server.ts'
+import { createHttpService } from '../../../plugins/http/service.ts'
 
 t.test('beacon down, then back: what the log and /api/health say is served', async (t) => {
   const { logger, records } = recordingLogger()
@@ -15,7 +17,10 @@ t.test('beacon down, then back: what the log and /api/health say is served', asy
   beacon.up = false
   beacon.round = 77
   const agg = makeAggregator([beacon, local], { minQuorum: 1, logger })
-  t.equal(agg.health().evidence, null, 'nothing served yet')
+  const app = buildEntropyServer({ http: createHttpService(), aggregator: agg, logger, waitMs: 100 })
+  t.teardown(async () => { await app.close(); await agg.stop() })
+  const health = async (): Promise<{ evidence: string | null; last_fill: { source: string | null } }> => (await app.inject({ method: 'GET', url: '/api/health' })).json()
+  t.equal((await health()).evidence, null, 'nothing served yet')
 
   await agg.runRound('fill')
   await waitFor('the serving line', () => records.some((r) => r.msg.startsWith('entropy quorum met')))
@@ -25,9 +30,10 @@ t.test('beacon down, then back: what the log and /api/health say is served', asy
   t.match(serving, { serving: 'aggregator:self-hosted', failed: ['beacon-default'], evidence: 'no-evidence' })
   t.equal(serving?.msg, 'entropy quorum met: serving aggregator:self-hosted (no-evidence)')
   t.notOk(records.some((r) => JSON.stringify(r.serving ?? '').includes('beacon-default') || JSON.stringify(r.sources ?? '').includes('beacon-default')), 'the failed beacon is never listed as serving')
-  const body = healthBody(agg.health())
+  const body = await health()
   t.equal(body.evidence, 'no-evidence', '/api/health: nothing backs the bytes')
   t.equal(body.last_fill.source, 'aggregator:self-hosted')
+  t.equal(healthBody(agg.health()).evidence, body.evidence)
 
   beacon.up = true
   await agg.runRound('fill')
@@ -38,6 +44,5 @@ t.test('beacon down, then back: what the log and /api/health say is served', asy
     failed: [],
     evidence: 'beacon-verified'
   })
-  t.equal(healthBody(agg.health()).evidence, 'beacon-verified')
-  await agg.stop()
+  t.equal((await health()).evidence, 'beacon-verified')
 })

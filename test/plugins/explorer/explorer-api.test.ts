@@ -8,6 +8,7 @@ import { FOUNDATION_ADDRESS } from '../../../config/networks.ts'
 import { decodeBits, difficultyOfBits } from '../../../core/chain/target.ts'
 import { startExplorerNode } from './fixtures/explorer-node.ts'
 import { NAMED } from './fixtures/names-plugin.ts'
+import { idPrefix } from '../../helpers/id-prefix.ts'
 import {
   ADDRESS_DETAIL, ADDRESS_TX, BLOCK_DETAIL, BLOCK_SUMMARY, DECODED_TX, PAGINATION, STATS, checkShape
 } from './fixtures/shape.ts'
@@ -216,9 +217,6 @@ t.test('explorer API on a small chain', async (t) => {
 
   t.test('search: where a query leads (issue 14 item 6)', async (t) => {
     const q = async (text: string) => await node.get(`/api/explorer/search?q=${encodeURIComponent(text)}`)
-    // a query of digits only is a height: an id prefix is taken up to its first hex letter at least
-    // (a random id starts with 8 digits about once in 43 runs)
-    const idPrefix = (id: string, min: number): string => id.slice(0, Math.max(min, id.search(/[a-f]/) + 1))
     t.same((await q('2')).json(), { type: 'block', height: 2 })
     t.same((await q(b1.hash)).json(), { type: 'block', height: 1 })
     t.same((await q(idPrefix(memo.transaction_id, 16))).json(), { type: 'tx', tx_id: memo.transaction_id }, 'the chat\'s 16-char id')

@@ -10,6 +10,7 @@ import { startExplorerNode } from './fixtures/explorer-node.ts'
 import type { ExplorerNode } from './fixtures/explorer-node.ts'
 import { NAMED } from './fixtures/names-plugin.ts'
 import { registerExplorerRoutes } from '../../../plugins/explorer/routes.ts'
+import { chainViewsHttp } from '../../../plugins/http/chain-views/index.ts'
 import { ExplorerCache, cutTemplate, nameMark } from '../../../plugins/explorer/response-cache.ts'
 import { BoundedCache } from '../../../core/kernel/bounded-cache.ts'
 import { addressLookup, nameLookup } from '../../../core/views/names.ts'
@@ -29,7 +30,7 @@ async function explorerApp (node: ExplorerNode, cache?: ExplorerCache): Promise<
   }
   const app = node.resolve('http').createServer({ logger: silentLogger, name: 'test' })
   cache?.follow(node.kernel.hooks)
-  registerExplorerRoutes(app, view, () => undefined, cache)
+  registerExplorerRoutes(app, chainViewsHttp, view, () => undefined, cache)
   await app.ready()
   return app
 }
@@ -148,7 +149,7 @@ t.test('a request whose reads straddle a disconnect does not store what it read'
   })
   const nameOf = nameLookup(() => node.resolve('names'), node.params.foundationAddress)
   const app = node.resolve('http').createServer({ logger: silentLogger, name: 'test' })
-  registerExplorerRoutes(app, { chain, mempool: node.resolve('mempool'), params: node.params, nameOf }, () => undefined, cache)
+  registerExplorerRoutes(app, chainViewsHttp, { chain, mempool: node.resolve('mempool'), params: node.params, nameOf }, () => undefined, cache)
   t.teardown(() => app.close())
   t.equal((await app.inject({ method: 'GET', url: '/api/explorer/block/1' })).statusCode, 200, 'answered')
   t.equal(cache.blocks.entries, 0, 'the block read across the disconnect is not kept')

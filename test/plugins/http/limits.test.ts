@@ -12,6 +12,7 @@ import { startTestNode } from '../../helpers/node.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { nestsDeeperThan } from '../../../plugins/http/json-depth.ts'
 import { addressKey } from '../../../plugins/http/connection-caps.ts'
+import { descriptorShare } from '../../../plugins/http/server.ts'
 import { startDashboardNode } from '../dashboard/fixtures/dashboard-node.ts'
 import { ADMIN_AUTH, startChatNode } from '../messenger/fixtures/chat-node.ts'
 import type { HttpLimits } from '../../../core/kernel/http-service.ts'
@@ -190,6 +191,25 @@ t.test('connection caps: per address, then per server; a socket over a cap is cl
   const thirdAnswer = readAll(third)
   third.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n')
   t.equal(await thirdAnswer, '', 'the server-wide cap closes the third socket')
+})
+
+t.test('the server-wide cap by default: a quarter of the descriptor limit, 64..10,240', async (t) => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs')
+  const os = await import('node:os')
+  const path = await import('node:path')
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-limits-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const file = (soft: string): string => {
+    const f = path.join(dir, `limits-${soft}`)
+    writeFileSync(f, `Limit                     Soft Limit           Hard Limit           Units     \nMax open files            ${soft}                 524288               files     \n`)
+    return f
+  }
+  t.equal(descriptorShare(file('1024')), 256)
+  t.equal(descriptorShare(file('20000')), 5000)
+  t.equal(descriptorShare(file('1048576')), 10_240)
+  t.equal(descriptorShare(file('unlimited')), 10_240)
+  t.equal(descriptorShare(file('100')), 64)
+  t.equal(descriptorShare(path.join(dir, 'none')), 1024, 'no /proc: a quarter of 4,096')
 })
 
 t.test('client keys: IPv4 as is, IPv6 per /64', async (t) => {

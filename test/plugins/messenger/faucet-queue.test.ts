@@ -95,9 +95,13 @@ t.test('approval queues the drip; "pay again" tries at once, never pays twice; e
   t.match(extra, { status: 'sent', tx_id: /^[0-9a-f]{64}$/ }, 'with nothing outstanding, the admin can pay again')
   t.not(extra.tx_id, eveTx)
 
-  t.equal((await node.admin('POST', '/api/admin/faucet/pay', { name: 'nobody' })).statusCode, 404)
+  const nobody = await node.admin('POST', '/api/admin/faucet/pay', { name: 'nobody' })
+  t.equal(nobody.statusCode, 404)
+  t.same(nobody.json(), { error: 'no approved user named nobody' }, 'the account error text, from the admin plugin too')
   t.equal((await node.admin('POST', '/api/admin/faucet/cancel', { name: 'eve' })).statusCode, 404, 'eve has no waiting drip to cancel')
-  t.equal((await node.admin('POST', '/api/admin/faucet/pay', {})).statusCode, 400)
+  const unnamed = await node.admin('POST', '/api/admin/faucet/pay', {})
+  t.equal(unnamed.statusCode, 400)
+  t.same(unnamed.json(), { error: 'name is required' })
   t.equal((await node.app.inject({ method: 'GET', url: '/api/admin/faucet' })).statusCode, 401, 'admin only')
 })
 

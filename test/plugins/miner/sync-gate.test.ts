@@ -1,7 +1,8 @@
 // Mining waits until synced: the gate's every branch with a fake clock and peer list, then
-// real in-process nodes: a miner starting at genesis with --peer pointing at a node 20 blocks
-// ahead mines nothing until it has those 20 blocks, and a miner whose peer is down mines once
-// the bound has passed.
+// real in-process nodes: a miner restarted on its stale two-block tip, with --peer pointing at
+// a node 20 blocks ahead on another branch, mines nothing until it has those 20 blocks (without
+// the gate it mines on the stale tip at once); and a miner whose peer is down mines once the
+// bound has passed.
 import t from 'tap'
 import { SyncGate } from '../../../plugins/miner/sync-gate.ts'
 import type { PeerInfo, PeerService, SyncState } from '../../../core/kernel/services.ts'
@@ -9,6 +10,7 @@ import { startTestNode } from '../../helpers/node.ts'
 import type { TestNode } from '../../helpers/node.ts'
 import { extend, params, startP2pNode, waitFor } from '../p2p/helpers.ts'
 import { freePort } from '../../helpers/ports.ts'
+import { cleanup, tmpDir } from '../../helpers/chain.ts'
 
 function fakePeers (bootstrap = 1): PeerService & { list: PeerInfo[]; state: SyncState } {
   const p = {
@@ -60,11 +62,13 @@ t.test('the gate, branch by branch', async (t) => {
   t.match(new SyncGate({ peers: fakePeers(), immediate: true, height: () => 0, waitMs: 30_000 }).check(), { open: true, why: /no sync wait/ })
 })
 
-async function startMiner (peers: string[], syncWaitSeconds: number): Promise<{ node: TestNode; mined: number[] }> {
+async function startMiner (peers: string[], syncWaitSeconds: number, dataDir?: string): Promise<{ node: TestNode; mined: number[] }> {
   const node = await startTestNode({
     plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner', 'p2p'],
     params,
     start: false,
+    dataDir,
+    keepData: dataDir !== undefined,
     config: {
       'entropy-aggregator': { port: 0, beacons: { 'beacon-default': { urls: ['http://127.0.0.1:9'] } } },
       miner: { threads: 1, syncWaitSeconds },
@@ -77,11 +81,19 @@ async function startMiner (peers: string[], syncWaitSeconds: number): Promise<{ 
   return { node, mined }
 }
 
-t.test('a miner behind its peer mines only once it has the peer\'s chain', async (t) => {
+t.test('a restarted miner behind its peer mines only once it has the peer\'s chain', async (t) => {
+  // first life: alone (no --peer: it mines at once), two blocks of its own, then stopped
+  const dataDir = tmpDir('ledger-restart-')
+  t.teardown(() => cleanup(dataDir))
+  const first = await startMiner([], 30, dataDir)
+  await waitFor('two blocks in its first life', () => first.node.resolve('chain').tip().height >= 2, 60_000)
+  await first.node.stop()
+  // meanwhile the network went on: a peer with 20 blocks of another branch
   const ahead = await startP2pNode()
   t.teardown(() => ahead.stop())
   await extend(ahead.chain, 20)
-  const { node, mined } = await startMiner([ahead.address], 30)
+  const { node, mined } = await startMiner([ahead.address], 30, dataDir)
+  t.ok(node.resolve('chain').tip().height >= 2, 'restarted on its stale tip')
   t.teardown(() => node.stop())
   const chain = node.resolve('chain')
   await waitFor('the restarted miner to mine a block of its own', () => mined.length >= 1, 60_000)

@@ -43,7 +43,8 @@ t.test('peers and gossiped blocks that were refused', async (t) => {
   const bad = mineBlock(params, { hash: g.hash, height: 0, timestamp: g.timestamp }, { difficulty: 3, timestamp: g.timestamp + 1 })
   await rogue.publishBlockBytes(encodeBlock(bad))
   await waitFor('the invalid block to be refused', () => seen.some((e) => e.hash === bad.hash))
-  t.match(seen.find((e) => e.hash === bad.hash), { code: BlockErrorCode.BAD_DIFFICULTY, origin: 'peer', reason: /outside the network's bounds/ })
+  // a target outside the network's bounds is refused with the work, before any other rule
+  t.match(seen.find((e) => e.hash === bad.hash), { code: BlockErrorCode.BAD_POW, origin: 'peer', reason: /outside the network's bounds/ })
   await rogue.publishBlockBytes(crypto.randomBytes(64))
   await waitFor('the undecodable block to be refused', () => seen.some((e) => e.code === BlockErrorCode.BAD_FORMAT))
   t.match(seen.find((e) => e.code === BlockErrorCode.BAD_FORMAT), { hash: '', origin: 'peer', reason: /\S/ })

@@ -8,7 +8,7 @@ import { getExample } from '../../../core/contracts/index.ts'
 import { contractAddress } from '../../../core/vm/index.ts'
 import { bohmToCoin, coinToBohm } from '../../../core/chain/money.ts'
 import { verifyTxSignature } from '../../../core/chain/tx.ts'
-import { submitFromWallet } from '../../../core/accounts/custodial-tx.ts'
+import { submitFromWallet } from '../../../core/chain/custodial-tx.ts'
 import { walletAddressFromPublicKey } from '../../../core/chain/address.ts'
 
 const COUNTER = getExample('counter')?.source ?? ''

@@ -1,8 +1,8 @@
 // The in-memory copy of the admin database that answers every read synchronously. Only
 // AccountStore changes it, and only after the matching batch is on disk.
-import type { KvStore } from '../kernel/kv.ts'
+import type { KvStore } from '../../../core/kernel/kv.ts'
 import type { AdminPrefix } from './keys.ts'
-import type { ApiTokenRecord, ApprovedUser, BlockedRecord, FormerName, InviteRecord, PendingRecord, RevokedSession, SessionRecord } from './types.ts'
+import type { ApiTokenRecord, ApprovedUser, BlockedRecord, FormerName, InviteRecord, PendingRecord, RevokedSession, SessionRecord } from '../../../core/kernel/account-service.ts'
 
 export class AdminMirror {
   /** keyed by lower-cased name */

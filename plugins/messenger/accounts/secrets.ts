@@ -1,8 +1,8 @@
 // Secrets of the admin state: login tokens, session tokens, API tokens and invite codes.
 // Stored secrets are compared through their SHA3-256 digests with timingSafeEqual, so the
 // time a comparison takes says nothing about how many leading characters matched.
-import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
-import { sha3_256, sha3_256Hex } from '../crypto/sha3.ts'
+import { randomBytes, randomInt } from 'node:crypto'
+export { hashSecret, secretsEqual } from '../../../core/crypto/secrets.ts'
 
 /** raw API tokens read `ldg_<64 hex>` so they are recognisable in configs and leaks */
 export const TOKEN_PREFIX = 'ldg'
@@ -25,10 +25,4 @@ export function newInviteCode (): string {
   let code = 'CODE-'
   for (let i = 0; i < 6; i++) code += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)]
   return code
-}
-
-export function hashSecret (secret: string): string { return sha3_256Hex(secret) }
-
-export function secretsEqual (given: string, expected: string): boolean {
-  return timingSafeEqual(sha3_256(given), sha3_256(expected))
 }

@@ -2,12 +2,12 @@
 // prefixes of 8+ hex (the chat's 16), addresses and user names; ambiguity and misses explained.
 import t from 'tap'
 import type { Test } from 'tap'
-import type { ChainService, ConfirmedTx } from '../../../core/chain/chain-service.ts'
-import type { MempoolService } from '../../../core/chain/mempool-service.ts'
-import type { Transaction } from '../../../core/chain/types.ts'
-import type { ViewContext } from '../../../core/views/context.ts'
-import { resolveSearch } from '../../../core/views/search.ts'
-import { testParams } from '../../helpers/chain.ts'
+import type { ChainService, ConfirmedTx } from '../../../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../../../core/chain/mempool-service.ts'
+import type { Transaction } from '../../../../core/chain/types.ts'
+import type { ViewContext } from '../../../../core/views/context.ts'
+import { resolveSearch } from '../../../../plugins/http/chain-views/search.ts'
+import { testParams } from '../../../helpers/chain.ts'
 
 const HASH = 'ab'.repeat(64)
 const CONFIRMED = 'deadbeef01' + '1'.repeat(54)

@@ -4,24 +4,25 @@
 // lock, is written to the admin database with `sync: true` and only then applied to the
 // mirror, so what a client was told has happened survives a restart or a SIGKILL.
 import type { Logger } from 'pino'
-import type { KvOp, KvStore } from '../kernel/kv.ts'
-import { jsonValue } from '../kernel/kv.ts'
-import { normalizeAddress } from '../chain/address.ts'
+import type { KvOp, KvStore } from '../../../core/kernel/kv.ts'
+import { jsonValue } from '../../../core/kernel/kv.ts'
+import { normalizeAddress } from '../../../core/chain/address.ts'
 import { accountErrors } from './errors.ts'
 import { adminKey } from './keys.ts'
 import { AdminMirror } from './mirror.ts'
-import { isReservedName, isValidName, nameKey } from './names.ts'
+import { isReservedName, isValidName, nameKey } from '../../../core/views/user-names.ts'
 import {
   API_TOKEN_RE, TOKEN_HASH_RE, hashSecret, newApiToken, newInviteCode, newLoginToken,
   newSessionToken, newTokenId, secretsEqual
 } from './secrets.ts'
+import { toHttpError } from './errors.ts'
+import { userOfCredentials } from './credentials.ts'
+import { INVITE_DEFAULT_USES, INVITE_MAX_USES } from '../../../core/kernel/account-service.ts'
 import type {
-  ApiTokenListing, ApiTokenRecord, ApprovedUser, BlockedRecord, FormerName, Invite, InviteRecord, RevokedSession,
-  PendingRecord, PendingSignup, SessionRecord
-} from './types.ts'
+  AccountService, ApiTokenListing, ApiTokenRecord, ApprovalResult, ApprovedUser, BlockedRecord, FormerName, Invite,
+  InviteRecord, RevokedSession, PendingRecord, PendingSignup, SessionRecord, SignupResult, TokenCreated, TokenRevokeRequest
+} from '../../../core/kernel/account-service.ts'
 
-export const INVITE_MAX_USES = 10_000
-export const INVITE_DEFAULT_USES = 25
 export const TOKEN_LABEL_MAX = 64
 export const TOKEN_SCOPES = ['playground'] as const
 /** a session unused this long is dropped (its cookie expires at the same age) */
@@ -45,16 +46,6 @@ export interface AccountStoreOptions {
 
 export const DEFAULT_MAX_PENDING = 10_000
 
-export type SignupResult =
-  | { status: 'pending'; signup: PendingSignup }
-  | { status: 'approved'; user: ApprovedUser; sessionToken: string; invite: Invite; faucetTx: string | null }
-
-export interface ApprovalResult { user: ApprovedUser; faucetTx: string | null }
-
-export interface TokenCreated { token: string; record: ApiTokenRecord }
-
-export interface TokenRevokeRequest { token?: unknown; token_hash?: unknown; id?: unknown }
-
 function inviteView (r: InviteRecord): Invite {
   return { ...r, remaining: Math.max(0, r.max_uses - r.used) }
 }
@@ -64,7 +55,7 @@ function tokenListing (r: ApiTokenRecord): ApiTokenListing {
   return listed
 }
 
-export class AccountStore {
+export class AccountStore implements AccountService {
   readonly #db: KvStore
   readonly #opts: AccountStoreOptions
   readonly #now: () => number
@@ -161,6 +152,14 @@ export class AccountStore {
     if (typeof token !== 'string' || token.length === 0 || token.length > 256) return undefined
     return this.#m.revokedSessions.get(hashSecret(token))
   }
+
+  sessionKeyOf (token: string): string { return hashSecret(token) }
+
+  userOfCredentials (sessionToken: string | undefined, authorization: string | undefined, scope = 'playground'): ApprovedUser | undefined {
+    return userOfCredentials(this, sessionToken, authorization, scope)
+  }
+
+  httpErrorOf (err: unknown): unknown { return toHttpError(err) }
 
   /** whether a session (by its hash) still stands; the stream rechecks open connections */
   sessionActive (tokenHash: string): boolean {

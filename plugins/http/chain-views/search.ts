@@ -2,19 +2,15 @@
 // block hash; 64 hex a transaction id; 32 or 40 hex an address; any other run of at least 8
 // hex characters a unique transaction id prefix (the chat shows 16); a user name the address
 // of that user. Shared by the dashboard's GET /api/search and the explorer's search box.
-import { HttpError } from '../kernel/errors.ts'
-import { NAME_RE } from '../accounts/names.ts'
-import { normalizeAddress } from '../chain/address.ts'
-import type { ViewContext } from './context.ts'
-import { BLOCK_HASH_RE, looksLikeHeight, parseHeight } from './block-queries.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
+import { NAME_RE } from '../../../core/views/user-names.ts'
+import { normalizeAddress } from '../../../core/chain/address.ts'
+import type { ViewContext } from '../../../core/views/context.ts'
+import { BLOCK_HASH_RE, looksLikeHeight, parseHeight } from '../../../core/views/block-queries.ts'
+import type { SearchHit } from '../../../core/kernel/chain-views-http.ts'
 import { VIEW_ERRORS } from './errors.ts'
 
 export const MIN_TX_PREFIX = 8
-
-export type SearchHit =
-  | { type: 'block'; height: number }
-  | { type: 'tx'; tx_id: string }
-  | { type: 'address'; address: string; name?: string }
 
 export const SEARCH_HELP = 'enter a block height, a block hash, a transaction id (or its first 8 or more hex characters), an address or a user name'
 

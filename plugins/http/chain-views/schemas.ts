@@ -1,6 +1,6 @@
 // JSON schemas of the view shapes. Routes use them as fastify response schemas, so a field
 // of the wrong type cannot leave the server, and @fastify/swagger publishes them as OpenAPI.
-import { TX_KINDS } from './tx-view.ts'
+import { TX_KINDS } from '../../../core/views/tx-view.ts'
 
 const str = { type: 'string' } as const
 const int = { type: 'integer' } as const

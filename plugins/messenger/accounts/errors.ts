@@ -1,7 +1,7 @@
 // Account rejections: a domain-prefixed code plus the exact text the client sees, and the
 // one table that maps each code to its HTTP status (SPEC 7, DESIGN 5).
-import { LedgerError } from '../chain/errors.ts'
-import { HttpError } from '../kernel/errors.ts'
+import { LedgerError } from '../../../core/chain/errors.ts'
+import { HttpError } from '../../../core/kernel/errors.ts'
 
 export const AccountErrorCode = {
   NAME_INVALID: 'ACCOUNT_ERROR_NAME_INVALID',

@@ -1,12 +1,12 @@
 // Transactions the node signs with wallets it holds: the faucet (node miner wallet) and chat
 // messages (users' custodial wallets). Nonce from the mempool so pending transactions chain;
 // the public key rides along until the chain has recorded it (DESIGN 3).
-import { signTransaction } from '../chain/tx.ts'
-import type { NetworkParams } from '../chain/params.ts'
-import type { Transaction, TxData } from '../chain/types.ts'
-import type { ChainService } from '../chain/chain-service.ts'
-import type { MempoolService } from '../chain/mempool-service.ts'
-import type { Wallet } from '../chain/wallet.ts'
+import { signTransaction } from './tx.ts'
+import type { NetworkParams } from './params.ts'
+import type { Transaction, TxData } from './types.ts'
+import type { ChainService } from './chain-service.ts'
+import type { MempoolService } from './mempool-service.ts'
+import type { Wallet } from './wallet.ts'
 import type { Sha3Core } from '../crypto/sha3.ts'
 import type { MldsaCore } from '../crypto/mldsa.ts'
 

@@ -4,41 +4,14 @@
 // A paid drip is kept until its transaction is in a block, so a drip whose transaction left
 // the mempool unconfirmed (restart, eviction, reorg) is paid again rather than forgotten.
 import type { Logger } from 'pino'
-import type { KvStore } from '../kernel/kv.ts'
-import { jsonValue } from '../kernel/kv.ts'
-import type { ChainService } from '../chain/chain-service.ts'
-import type { MempoolService } from '../chain/mempool-service.ts'
+import type { KvStore } from '../../../core/kernel/kv.ts'
+import { jsonValue } from '../../../core/kernel/kv.ts'
+import type { ChainService } from '../../../core/chain/chain-service.ts'
+import type { MempoolService } from '../../../core/chain/mempool-service.ts'
+import type { DripRecord, DripView, FaucetService, FaucetState } from '../../../core/kernel/account-service.ts'
 
 export const FAUCET_PREFIX = 'faucet:'
 const dripKey = (seq: number): string => `${FAUCET_PREFIX}${String(seq).padStart(12, '0')}`
-
-export interface DripRecord {
-  seq: number
-  address: string
-  name: string
-  /** coin */
-  amount: number
-  requested_at: number
-  attempts: number
-  last_attempt_at: number | null
-  last_error: string | null
-  /** set once submitted; the record goes when this transaction is in a block */
-  tx_id: string | null
-}
-
-export interface DripView extends DripRecord {
-  status: 'waiting' | 'sent'
-  /** 1-based place among the waiting drips; null once sent */
-  position: number | null
-}
-
-export interface FaucetState {
-  status: 'waiting' | 'sent'
-  position: number | null
-  waiting: number
-  tx_id: string | null
-  amount: number
-}
 
 /** signs and admits the drip's transaction; throws the mempool's refusal */
 export type DripPayer = (address: string, amountCoin: number) => { transaction_id: string }
@@ -56,7 +29,7 @@ export interface FaucetQueueOptions {
   now?: () => number
 }
 
-export class FaucetQueue {
+export class FaucetQueue implements FaucetService {
   readonly from: string
   readonly amount: number
   readonly #o: FaucetQueueOptions
