@@ -49,6 +49,11 @@ export interface TxRefusal { code: string; reason: string }
 
 export interface PeerEvent { peerId: string; address: string }
 
+/** a block or transaction as it arrives from a peer, before the rules past the block's work
+ *  (the test bed's propagation clock, docs/testbed.md); fired per arrival, so a listener
+ *  keeps the first time it saw an id */
+export interface PeerItemEvent { kind: 'block' | 'tx'; id: string; peerId: string; height?: number; previousHash?: string }
+
 export interface EntropyStatusEvent { reachable: boolean; source: string | null; reason: string | null }
 
 export function createHooks () {
@@ -83,6 +88,8 @@ export function createHooks () {
     blockMined: new SyncHook<[Block]>(['block']),
     entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
 
+    /** a block (its work checked) or a transaction arrived from a peer, before the other rules */
+    peerItemReceived: new SyncHook<[PeerItemEvent]>(['item']),
     peerConnected: new SyncHook<[PeerEvent]>(['peer']),
     peerDisconnected: new SyncHook<[PeerEvent]>(['peer'])
   }
@@ -126,6 +133,7 @@ export const HOOK_OWNERS: Readonly<Record<keyof CoreHooks, 'kernel' | readonly s
   miningTemplate: ['miner'],
   blockMined: ['miner'],
   entropyStatus: ['entropy'],
+  peerItemReceived: ['peers'],
   peerConnected: ['peers'],
   peerDisconnected: ['peers']
 }

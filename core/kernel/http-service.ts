@@ -10,6 +10,20 @@ export type { ChainViewsHttp, ChainViewSchemas, SearchHit, ViewErrorTexts } from
 import type { Logger } from 'pino'
 import type { JsonSchema } from './plugin.ts'
 
+/** Route options a plugin may set as fastify's `config` on one route. */
+export interface HttpRouteConfig {
+  /** extra keys for every 400 the server answers on this route, including those given before
+   *  the handler runs (a body that is not JSON, is empty or nests too deep, a schema failure):
+   *  a route with its own rejection shape (POST /api/tx/submit, DESIGN 5) keeps it for those */
+  badRequestExtra?: (message: string) => Record<string, unknown>
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    badRequestExtra?: HttpRouteConfig['badRequestExtra']
+  }
+}
+
 export interface HttpServerOptions {
   logger: Logger
   name: string

@@ -318,7 +318,9 @@ export class Mempool implements MempoolService {
       for (const e of list) { this.#byId.delete(e.tx.transaction_id); this.#bytes -= e.bytes }
     }
     for (const tx of back) {
-      try { this.add(tx) } catch { /* no longer valid on the new branch */ }
+      // no longer valid on the new branch (its nonce spent there, its funds gone): its sender
+      // sees it dropped (txRemoved), never silently lost (the test bed's partition run found it)
+      try { this.add(tx) } catch { this.#opts.hooks.txRemoved.call({ tx, reason: 'invalidated' }) }
     }
     for (const [sender, list] of setAside) {
       const reattached = list.filter((e) => !this.#byId.has(e.tx.transaction_id))

@@ -116,11 +116,15 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
   installJsonDepthLimit(app as unknown as FastifyInstance, limits.maxJsonDepth)
 
   app.setErrorHandler(async (err: FastifyError | HttpError, request, reply) => {
+    // a route's own keys for its 400s (HttpRouteConfig), also where no handler of it ran
+    const badRequest = (message: string): FastifyReply =>
+      send(reply, 400, errorBody(message, undefined, request.routeOptions.config.badRequestExtra?.(message)))
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
+      if (err.statusCode === 400 && err.phase === undefined && Object.keys(err.extra).length === 0) return badRequest(err.message)
       return send(reply, err.statusCode, errorBody(err.message, err.phase, err.extra))
     }
-    if (err.validation !== undefined) return send(reply, 400, errorBody(validationMessage(err)))
+    if (err.validation !== undefined) return badRequest(validationMessage(err))
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500
     if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // read the rest first, so a client still writing gets its 413, not a reset
@@ -128,8 +132,8 @@ export function createHttpServer (opts: HttpServerOptions): FastifyInstance {
       reply.header('connection', 'close')
       return send(reply, 413, errorBody(`request body larger than ${BODY_LIMIT} bytes`))
     }
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return send(reply, 400, errorBody('request body is not valid JSON'))
-    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return send(reply, 400, errorBody('request body is empty'))
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return badRequest('request body is not valid JSON')
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return badRequest('request body is empty')
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, errorBody('unsupported content type; send application/json'))
     if (status >= 400 && status < 500) return send(reply, status, errorBody(err.message))
     // a full disk or a read-only data dir refused a write: the operator's fault, not the

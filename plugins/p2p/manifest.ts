@@ -32,6 +32,9 @@ export default definePlugin<P2pConfig>({
       requestTimeoutMs: { type: 'integer', minimum: 100, default: 20_000 },
       progressIntervalMs: { type: 'integer', minimum: 100, default: 5_000 },
       redialIntervalMs: { type: 'integer', minimum: 100, default: 2_000 },
+      // the longest wait between redials of an unreachable bootstrap peer (the test bed holds it
+      // short so a healed partition rejoins within a block interval)
+      redialMaxMs: { type: 'integer', minimum: 100, default: 60_000 },
       // sync batch sizes (protocol maxima by default; smaller values suit slow links)
       headersPerRequest: { type: 'integer', minimum: 1, maximum: 2000, default: 2000 },
       blocksPerRequest: { type: 'integer', minimum: 1, maximum: 128, default: 64 }

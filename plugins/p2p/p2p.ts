@@ -51,6 +51,7 @@ export interface P2pSettings {
   requestTimeoutMs: number
   progressIntervalMs: number
   redialIntervalMs: number
+  redialMaxMs: number
   headersPerRequest: number
   blocksPerRequest: number
 }
@@ -237,6 +238,8 @@ export class P2p implements PeerService {
         peers: () => this.table.all().map((p) => p.peerId),
         penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
         onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
+        // first arrival of a transaction from a peer, before any rule (the test bed's clock)
+        onTxReceived: (id, peerId) => { o.hooks.peerItemReceived.call({ kind: 'tx', id, peerId }) },
         logger: o.logger,
         maxTxBytes
       })
@@ -290,6 +293,8 @@ export class P2p implements PeerService {
       report: (peerId, refusal) => { this.#report(peerId, refusal) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },
       onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
+      // first arrival of a block (compact or whole) from a peer, once its work is checked
+      onBlockReceived: (hash, peerId) => { o.hooks.peerItemReceived.call({ kind: 'block', id: hash, peerId }) },
       // an orphan's status request back is rate-limited per peer: junk cannot make us ask
       onOrphan: (peerId) => {
         if (!this.#orphanStatus.take(peerId, 1)) return
@@ -312,7 +317,7 @@ export class P2p implements PeerService {
     gossip.start()
     o.logger.info({ peerId: node.peerId.toString(), addresses: this.listenAddresses() }, 'p2p listening')
 
-    this.#redialer = new Redialer({ node, addrs: this.#bootstrap, logger: o.logger, intervalMs: o.redialIntervalMs, maxBackoffMs: 60_000 })
+    this.#redialer = new Redialer({ node, addrs: this.#bootstrap, logger: o.logger, intervalMs: o.redialIntervalMs, maxBackoffMs: o.redialMaxMs })
     this.#redialer.start()
     this.#statusTimer = setInterval(() => { this.#pollStatus() }, o.statusIntervalMs)
     this.#statusTimer.unref()

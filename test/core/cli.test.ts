@@ -57,7 +57,7 @@ t.test('the plugins\' flags set their sections as they did when the kernel named
 
 t.test('every command of the tools and the built-in plugins, in the order the CLI names them', async (t) => {
   const line = await commandLine([])
-  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'status', 'peers', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
+  await t.rejects(run([]), new UsageError(`name a command: run, ${['bench', 'status', 'peers', 'testbed', 'verify', 'keygen', 'wallet', 'tx', 'entropy', 'resync'].join(', ')}`))
   t.ok(line.commands.length >= 7)
 })
 

@@ -186,3 +186,12 @@ t.test('every in-repo link of docs/protocol.md leads to an existing file and hea
   t.ok(links.length > 20, 'the page links its sections')
   t.same(brokenLinks(PROTOCOL), [])
 })
+
+t.test('docs/architecture.md links the deviations from DESIGN.md, and that page links only what exists', async (t) => {
+  const architecture = path.join(ROOT, 'docs', 'architecture.md')
+  const deviations = path.join(ROOT, 'docs', 'deviations.md')
+  t.ok(linksIn(readFileSync(architecture, 'utf8')).some((l) => l.target === 'deviations.md'), 'architecture.md links deviations.md')
+  t.same(brokenLinks(architecture), [])
+  t.ok(linksIn(readFileSync(deviations, 'utf8')).length >= 5, 'each deviation links where its rule is written')
+  t.same(brokenLinks(deviations), [])
+})

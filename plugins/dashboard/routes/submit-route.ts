@@ -28,6 +28,8 @@ function fieldProblem (errors: FastifySchemaValidationError[]): string {
 export function registerSubmitRoute (app: FastifyInstance, mempool: MempoolService, errorSchema: JsonSchema): void {
   app.post(SUBMIT_ROUTE, {
     attachValidation: true,
+    // a body that never parsed (not JSON, empty, nested too deep) is rejected in this shape too
+    config: { badRequestExtra: (reason: string) => ({ status: 'rejected', reason }) },
     schema: {
       tags: ['transactions'],
       summary: 'submit a pre-signed transaction (SPEC 2.3 body); needs Authorization: Bearer <API key>',

@@ -341,3 +341,18 @@ t.test('selection within a byte and gas budget keeps each sender\'s nonces gap-f
   t.same(ids(mp.select(10, { bytes: slot(a0) + slot(d0) + 100, gas: 0 })), ids([a0, d0]))
   t.same(ids(mp.select(10, { bytes: slot(a0) - 1, gas: 0 })), [], 'nothing fits')
 })
+
+t.test('a transaction a reorg returned that no longer fits the new branch is reported removed (invalidated), not lost', async (t) => {
+  const { tc, carol, dave } = await fixture(t)
+  const mp = pool(tc)
+  // carol's nonce 0 is spent on the winning branch by one transaction ...
+  const winner = send(tc, carol, dave.address, 1, 0)
+  await tc.chain.processBlock(mineBlock(tc.params, tc.tipRef(), { txs: [winner] }), 'test')
+  // ... and the losing branch had confirmed another with the same nonce, which the reorg returns
+  const orphan = send(tc, carol, dave.address, 2, 0)
+  const removed: Array<{ id: string; reason: string }> = []
+  tc.hooks.txRemoved.tap('test', ({ tx, reason }) => { removed.push({ id: tx.transaction_id, reason }) })
+  mp.revalidate([winner.transaction_id], [orphan])
+  t.notOk(mp.has(orphan.transaction_id), 'the orphan is not pending')
+  t.same(removed, [{ id: orphan.transaction_id, reason: 'invalidated' }], 'its sender is told it was dropped')
+})

@@ -21,6 +21,32 @@ t.test('public server: JSON 404, invalid JSON and oversized bodies answer 4xx', 
   t.ok(docs.json().paths['/echo'], 'routes are published in OpenAPI')
 })
 
+t.test("a route's badRequestExtra keys join every 400 on it, also those given before its handler runs", async (t) => {
+  const node = await startTestNode({ plugins: ['http'], start: false })
+  t.teardown(() => node.stop())
+  const app = node.resolve('publicHttp')
+  const schema = { body: { type: 'object', required: ['a'], properties: { a: { type: 'integer' } } } }
+  app.post('/shaped', { schema, config: { badRequestExtra: (m: string) => ({ status: 'rejected', reason: m }) } }, async (req) => req.body)
+  app.post('/plain', { schema }, async (req) => req.body)
+  await node.kernel.start()
+  const post = async (url: string, payload: string) => await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload })
+  const cases: Array<[string, string, string]> = [
+    ['not JSON', '{"a":', 'request body is not valid JSON'],
+    ['empty', '', 'request body is empty'],
+    ['schema', '{"a":"x"}', 'body.a must be integer'],
+    ['too deep', '['.repeat(200) + ']'.repeat(200), 'request body nests deeper than 64 levels of arrays and objects']
+  ]
+  for (const [what, payload, message] of cases) {
+    const shaped = await post('/shaped', payload)
+    t.equal(shaped.statusCode, 400, what)
+    t.same(shaped.json(), { error: message, status: 'rejected', reason: message }, `${what}: the route's keys`)
+    const plain = await post('/plain', payload)
+    t.equal(plain.statusCode, 400, what)
+    t.same(plain.json(), { error: message }, `${what}: a route without them keeps the one shape`)
+  }
+  t.same((await post('/shaped', '{"a":1}')).json(), { a: 1 })
+})
+
 t.test('URLs and requests refused before any route answer in the same error shape', async (t) => {
   const node = await startTestNode({ plugins: ['http'], start: false })
   t.teardown(() => node.stop())

@@ -1,0 +1,63 @@
+// Scenario files: the shipped ones parse, defaults fill in, and each mistake is named.
+import t from 'tap'
+import { loadScenario, parseScenario, shippedScenarios, ScenarioError } from '../../testbed/scenario/parse.ts'
+import { scenarioFromFlags, TestbedUsageError } from '../../testbed/index.ts'
+
+function caught (fn: () => unknown): unknown {
+  try { fn() } catch (err) { return err }
+  return undefined
+}
+
+t.test('every shipped scenario parses, with steps in time order', async (t) => {
+  t.same(shippedScenarios(), ['steady', 'partition', 'churn', 'late-join', 'hashrate'])
+  for (const name of shippedScenarios()) {
+    const s = loadScenario(name)
+    t.equal(s.name, name)
+    t.ok(s.nodes >= 2 && s.nodes <= 12, `${name}: node count`)
+    t.same(s.steps.map((x) => x.at), [...s.steps.map((x) => x.at)].sort((a, b) => a - b), `${name}: steps sorted`)
+  }
+  const p = loadScenario('partition')
+  t.same(p.steps.filter((s) => s.do === 'partition').map((s) => s.do === 'partition' ? s.groups : []), [[[5, 0, 1], [2, 3, 4]]])
+  t.same(loadScenario('late-join').late, [5])
+})
+
+t.test('defaults fill what a scenario leaves out', async (t) => {
+  const s = parseScenario({ steps: [{ at: 3, do: 'heal' }, { at: 1, do: 'load', rate: 2 }] }, 'mine')
+  t.match(s, { name: 'mine', network: 'testnet', nodes: 6, miners: 3, topology: 'ring', latencyMs: 50, bandwidth: null, late: [] })
+  t.same(s.steps, [{ at: 1, do: 'load', rate: 2, mix: { transfer: 1 } }, { at: 3, do: 'heal' }])
+  t.same(parseScenario({ steps: [{ at: 2, do: 'rogue', node: 0, kind: 'garbage' }] }, 'r').steps, [{ at: 2, do: 'rogue', node: 0, kind: 'garbage', seconds: 20 }], 'a rogue lasts 20 s unless told')
+  t.match(parseScenario({ steps: [{ at: 1, do: 'load', rate: 1, entry: 'sticky' }] }, 's').steps[0], { entry: 'sticky' })
+})
+
+t.test('each mistake is refused with where it is', async (t) => {
+  const bad: Array<[unknown, RegExp]> = [
+    [[], /JSON object/],
+    [{ nodes: 13 }, /scenario\.nodes must be a number from 2 to 12/],
+    [{ nodes: 4, miners: 5 }, /scenario\.miners/],
+    [{ topology: 'mesh' }, /topology 'mesh'/],
+    [{ bandwidth: 'lots' }, /scenario\.bandwidth/],
+    [{ colour: 'red' }, /unknown field 'colour'/],
+    [{ steps: [{ at: 1, do: 'explode' }] }, /steps\[0\]\.do must be one of/],
+    [{ steps: [{ at: 1, do: 'kill', node: 6 }] }, /steps\[0\]\.node/],
+    [{ steps: [{ at: 1, do: 'kill', node: 1, whileSyncing: 'yes' }] }, /whileSyncing must be true or false/],
+    [{ steps: [{ at: 1, do: 'rogue', node: 1, kind: 'nice' }] }, /kind must be garbage or false-claim/],
+    [{ steps: [{ at: 1, do: 'load', rate: 1, entry: 'nearest' }] }, /entry must be random or sticky/],
+    [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1], [1, 2]] }] }, /name a node twice/],
+    [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1]] }] }, /at least two groups/],
+    [{ steps: [{ at: 1, do: 'mining', nodes: [0] }] }, /\.on must be true or false/],
+    [{ steps: [{ at: -1, do: 'heal' }] }, /steps\[0\]\.at/],
+    [{ steps: [{ at: 1, do: 'load', rate: 1, mix: { mint: 1 } }] }, /mix must map/],
+    [{ steps: [{ at: 1, do: 'links', between: [[0, 1, 2]] }] }, /must be a pair/]
+  ]
+  for (const [raw, re] of bad) t.throws(() => parseScenario(raw, 'x'), re, JSON.stringify(raw))
+  t.ok(caught(() => loadScenario('no-such-scenario')) instanceof ScenarioError, 'an unknown scenario name is a ScenarioError')
+})
+
+t.test('flags override the scenario; a bad flag is a usage error', async (t) => {
+  const s = scenarioFromFlags({ scenario: 'steady', nodes: 4, latency: 10, topology: 'line', seed: 9 })
+  t.match(s, { name: 'steady', nodes: 4, miners: 3, latencyMs: 10, topology: 'line', seed: 9 })
+  t.equal(scenarioFromFlags({ nodes: 2 }).miners, 2, 'miners capped at the node count')
+  t.ok(caught(() => scenarioFromFlags({ nodes: 20 })) instanceof TestbedUsageError, '20 nodes: a usage error')
+  t.match(caught(() => scenarioFromFlags({ scenario: 'steady', topology: 'random:x' })), { message: /topology 'random:x'/ })
+  t.ok(caught(() => scenarioFromFlags({ scenario: 'steady', topology: 'random:x' })) instanceof TestbedUsageError, 'a bad topology: a usage error')
+})

@@ -1,0 +1,35 @@
+// The events a test bed node records about itself (testbed/probe) and the figures are computed
+// from (testbed/figures). Times are milliseconds since the epoch on the node's clock; every
+// node of a test bed runs on one machine, so their clocks are the same clock.
+
+export type NodeEvent =
+  | { t: number; type: 'block_seen'; hash: string; height: number; parent: string; peer: string }
+  | { t: number; type: 'block_connected'; hash: string; height: number; parent: string; miner: string; reorg: boolean; syncing: boolean; txs: number }
+  | { t: number; type: 'block_disconnected'; hash: string; height: number }
+  | { t: number; type: 'block_mined'; hash: string; height: number }
+  | { t: number; type: 'block_rejected'; hash: string; code: string }
+  | { t: number; type: 'reorg'; disconnected: number; connected: number; fork_height: number; to_height: number }
+  | { t: number; type: 'tx_seen'; id: string; peer: string }
+  | { t: number; type: 'tx_admitted'; id: string }
+  | { t: number; type: 'tx_removed'; id: string; reason: string }
+  | { t: number; type: 'peer_connected'; peer: string; address: string }
+  | { t: number; type: 'peer_disconnected'; peer: string; address: string }
+
+export type NodeEventType = NodeEvent['type']
+
+/** What the probe answers at GET /state. */
+export interface ProbeState {
+  pid: number
+  height: number
+  hash: string
+  work: string
+  sync_state: string | null
+  peers: Array<{ peer_id: string; address: string }>
+  mempool: number
+  mining: boolean
+  hash_rate: number
+  blocks_mined: number
+}
+
+/** A main-chain block as GET /chain lists it. */
+export interface ChainBlock { height: number; hash: string; previous_hash: string; timestamp: number; miner: string; txids: string[] }

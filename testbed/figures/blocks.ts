@@ -1,0 +1,144 @@
+// Block figures: propagation (from the miner's blockMined to each node's first sight of the
+// block: its arrival from a peer or, failing that, its connection), stale rate, block intervals
+// against the target, reorg depths.
+import type { Recording } from './recording.ts'
+import { faultWindows, inWindow } from './faults.ts'
+import { hopDistances } from '../topology.ts'
+import { mean, stddev, summarize } from './stats.ts'
+import type { Summary } from './stats.ts'
+
+export interface PropagationFigures {
+  /** ms until the last node had a final-chain block mined outside any fault window */
+  toAll: Summary
+  /** ms until each node had it, every block mined outside a fault window */
+  perNode: Summary
+  /** perNode split by the hops between the miner and the node */
+  perHop: Array<{ hops: number; delay: Summary }>
+  /** final-chain blocks mined outside fault windows that some running node never had by gossip */
+  notReachedAll: number
+  /** the toAll samples, sorted (the CDF plot) */
+  toAllSamples: number[]
+}
+
+/** first time each node had each block outside initial sync: hash → t, per node */
+export function arrivals (rec: Recording): Array<Map<string, number>> {
+  return rec.nodes.map((n) => {
+    const m = new Map<string, number>()
+    for (const e of n.events) {
+      if (e.type === 'block_seen' || (e.type === 'block_connected' && !e.syncing) || e.type === 'block_mined') {
+        const prev = m.get(e.hash)
+        if (prev === undefined || e.t < prev) m.set(e.hash, e.t)
+      }
+    }
+    return m
+  })
+}
+
+/** blocks mined during the run (not while the nodes were still starting alone), first miner's time */
+export function minedBlocks (rec: Recording): Array<{ hash: string; height: number; t: number; miner: number }> {
+  const out = new Map<string, { hash: string; height: number; t: number; miner: number }>()
+  for (const n of rec.nodes) for (const e of n.events) if (e.type === 'block_mined' && e.t >= rec.start && !out.has(e.hash)) out.set(e.hash, { hash: e.hash, height: e.height, t: e.t, miner: n.index })
+  return [...out.values()].sort((a, b) => a.t - b.t)
+}
+
+export function propagation (rec: Recording): PropagationFigures {
+  const windows = faultWindows(rec.marks, rec.end)
+  const got = arrivals(rec)
+  const onFinal = new Set(rec.finalChain.map((b) => b.hash))
+  const firstEvent = rec.nodes.map((n) => n.events[0]?.t ?? Infinity)
+  const perNode: number[] = []
+  const perHop = new Map<number, number[]>()
+  const toAll: number[] = []
+  let notReachedAll = 0
+  for (const b of minedBlocks(rec)) {
+    if (inWindow(b.t, windows)) continue
+    const hops = hopDistances(rec.links, rec.nodes.length, b.miner)
+    let worst = 0
+    let missing = false
+    for (const n of rec.nodes) {
+      if (n.index === b.miner || (firstEvent[n.index] ?? Infinity) > b.t) continue
+      const at = got[n.index]?.get(b.hash)
+      if (at === undefined) { missing = true; continue }
+      const delay = Math.max(0, at - b.t)
+      perNode.push(delay)
+      const h = hops[n.index] ?? Infinity
+      if (Number.isFinite(h)) perHop.set(h, [...(perHop.get(h) ?? []), delay])
+      worst = Math.max(worst, delay)
+    }
+    if (!onFinal.has(b.hash)) continue
+    if (missing) notReachedAll++
+    else toAll.push(worst)
+  }
+  return {
+    toAll: summarize(toAll),
+    perNode: summarize(perNode),
+    perHop: [...perHop.entries()].sort((a, b) => a[0] - b[0]).map(([hops, xs]) => ({ hops, delay: summarize(xs) })),
+    notReachedAll,
+    toAllSamples: [...toAll].sort((a, b) => a - b)
+  }
+}
+
+export interface StaleFigures { mined: number; onFinalChain: number; stale: number; rate: number | null }
+
+export function staleRate (rec: Recording): StaleFigures {
+  const onFinal = new Set(rec.finalChain.map((b) => b.hash))
+  const mined = minedBlocks(rec)
+  const kept = mined.filter((b) => onFinal.has(b.hash)).length
+  return { mined: mined.length, onFinalChain: kept, stale: mined.length - kept, rate: mined.length === 0 ? null : (mined.length - kept) / mined.length }
+}
+
+export interface IntervalPhase { fromSeconds: number; toSeconds: number; label: string; n: number; meanSeconds: number | null }
+
+export interface IntervalFigures {
+  n: number
+  meanSeconds: number | null
+  sigmaSeconds: number | null
+  targetSeconds: number
+  samples: number[]
+  /** the intervals between consecutive steps (partition, heal, kills, restarts, miner changes), by the later block's time */
+  phases: IntervalPhase[]
+}
+
+const PHASE_MARKS = new Set(['partition', 'heal', 'kill', 'restart', 'mining', 'links'])
+
+/** seconds between the header timestamps of consecutive final-chain blocks made during the run */
+export function intervals (rec: Recording): IntervalFigures {
+  const samples: number[] = []
+  const at: number[] = []
+  const startS = rec.start / 1000
+  for (let i = 1; i < rec.finalChain.length; i++) {
+    const prev = rec.finalChain[i - 1]
+    const cur = rec.finalChain[i]
+    if (prev === undefined || cur === undefined || prev.height === 0 || prev.timestamp < startS) continue
+    samples.push(cur.timestamp - prev.timestamp)
+    at.push(cur.timestamp * 1000 - rec.start)
+  }
+  const cuts = rec.marks.filter((m) => PHASE_MARKS.has(m.kind)).sort((a, b) => a.t - b.t)
+  const bounds = [{ t: 0, label: 'start' }, ...cuts.map((m) => ({ t: m.t - rec.start, label: m.kind })), { t: Infinity, label: 'end' }]
+  const phases: IntervalPhase[] = []
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const from = bounds[i] as { t: number; label: string }
+    const to = bounds[i + 1] as { t: number; label: string }
+    const xs = samples.filter((_, j) => (at[j] as number) >= from.t && (at[j] as number) < to.t)
+    phases.push({ fromSeconds: from.t / 1000, toSeconds: Math.min(to.t, rec.end - rec.start) / 1000, label: `${from.label} → ${to.label}`, n: xs.length, meanSeconds: mean(xs) })
+  }
+  return { n: samples.length, meanSeconds: mean(samples), sigmaSeconds: stddev(samples), targetSeconds: rec.targetSeconds, samples, phases: cuts.length === 0 ? [] : phases }
+}
+
+export interface ReorgFigures { count: number; maxDepth: number; depths: Record<string, number> }
+
+/** every reorg any node made during the run, by depth (blocks disconnected) */
+export function reorgs (rec: Recording): ReorgFigures {
+  const depths: Record<string, number> = {}
+  let count = 0
+  let maxDepth = 0
+  for (const n of rec.nodes) {
+    for (const e of n.events) {
+      if (e.type !== 'reorg' || e.t < rec.start) continue
+      count++
+      maxDepth = Math.max(maxDepth, e.disconnected)
+      depths[String(e.disconnected)] = (depths[String(e.disconnected)] ?? 0) + 1
+    }
+  }
+  return { count, maxDepth, depths }
+}

@@ -1,0 +1,33 @@
+// Everything a test bed run recorded, the one input of the figures (pure functions over it,
+// so a third party computes them again from report.json's `recording`).
+import type { ChainBlock, NodeEvent } from '../events.ts'
+
+export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'rogue' | 'load' | 'start' | 'end'; label: string; nodes?: number[]; peer?: string }
+
+export interface NodeRecord {
+  index: number
+  miner: boolean
+  /** the node's own p2p port: a peer connection from or to it bypassed the relays */
+  p2pPort: number
+  events: NodeEvent[]
+  samples: Array<{ t: number; rssBytes: number; cpuSeconds: number }>
+  exits: Array<{ t: number; code: number | null; signal: string | null; expected: boolean }>
+  bytesSent: number
+  /** hash rate the miner reported last (hashes/s), 0 when not mining */
+  hashRate: number
+}
+
+export interface Recording {
+  scenario: string
+  targetSeconds: number
+  start: number
+  end: number
+  nodes: NodeRecord[]
+  /** [dialer, listener] pairs */
+  links: Array<[number, number]>
+  marks: Mark[]
+  /** the main chain of the node with the most work at the end, from genesis */
+  finalChain: ChainBlock[]
+  /** transaction ids pending in any node's mempool at the end */
+  pending: string[]
+}

@@ -1,0 +1,78 @@
+// Reads what the nodes recorded (their probes' GET /events, paged) and what the kernel says of
+// their processes (/proc: resident memory and CPU time), every few seconds, so that a node
+// killed mid-run has given up all but its last moments. A restarted node's probe starts its
+// record again from zero.
+import { readFileSync } from 'node:fs'
+import type { NodeEvent } from '../events.ts'
+import type { TestbedNode } from '../node/node-process.ts'
+
+export interface ProcessSample { t: number; rssBytes: number; cpuSeconds: number }
+
+/** Linux clock ticks per second (USER_HZ), 100 on every mainstream kernel */
+const TICKS = 100
+
+export function readProc (pid: number): { rssBytes: number; cpuSeconds: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // fields after the command name (which may hold spaces) in parentheses
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(rest[11]) + Number(rest[12])
+    const rssKb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return { rssBytes: rssKb === null ? 0 : Number(rssKb[1]) * 1024, cpuSeconds: ticks / TICKS }
+  } catch {
+    return null
+  }
+}
+
+export class Collector {
+  readonly events: NodeEvent[][]
+  readonly samples: ProcessSample[][]
+  /** CPU seconds of the node's earlier processes (a restart starts the count again) */
+  readonly #cpuBefore: number[]
+  readonly #lastCpu: number[]
+  readonly #cursor: number[]
+  readonly #pid: Array<number | null>
+
+  readonly nodes: readonly TestbedNode[]
+
+  constructor (nodes: readonly TestbedNode[]) {
+    this.nodes = nodes
+    this.events = nodes.map(() => [])
+    this.samples = nodes.map(() => [])
+    this.#cpuBefore = nodes.map(() => 0)
+    this.#lastCpu = nodes.map(() => 0)
+    this.#cursor = nodes.map(() => 0)
+    this.#pid = nodes.map(() => null)
+  }
+
+  async poll (): Promise<void> {
+    await Promise.all(this.nodes.map(async (n) => { await this.#pollNode(n) }))
+  }
+
+  async #pollNode (n: TestbedNode): Promise<void> {
+    const i = n.index
+    if (n.pid !== this.#pid[i]) {
+      // a new process: its probe's record starts at zero, its CPU count too
+      this.#cursor[i] = 0
+      this.#cpuBefore[i] = (this.#cpuBefore[i] ?? 0) + (this.#lastCpu[i] ?? 0)
+      this.#lastCpu[i] = 0
+      this.#pid[i] = n.pid
+    }
+    if (!n.running || n.pid === null) return
+    const proc = readProc(n.pid)
+    if (proc !== null) {
+      this.#lastCpu[i] = proc.cpuSeconds
+      this.samples[i]?.push({ t: Date.now(), rssBytes: proc.rssBytes, cpuSeconds: (this.#cpuBefore[i] ?? 0) + proc.cpuSeconds })
+    }
+    try {
+      for (;;) {
+        const page = await n.get<{ events: NodeEvent[]; next: number }>(`/events?since=${this.#cursor[i] ?? 0}`)
+        this.events[i]?.push(...page.events)
+        this.#cursor[i] = page.next
+        if (page.events.length === 0 || page.events.length < 50_000) break
+      }
+    } catch {
+      // a node being killed or starting: the next poll reads what it missed (if it lives)
+    }
+  }
+}
