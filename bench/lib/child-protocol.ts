@@ -6,8 +6,9 @@ export type ChildSpec =
   /** a node serving the chain in dataDir to peers */
   | { role: 'p2p-serve'; dataDir: string }
   /** a fresh node syncing from `peer` until its tip reaches `height`, then exiting; it reports
-   *  its memory as its tip passes each of `memoryAt` */
-  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[]; detail?: boolean }
+   *  its memory as its tip passes each of `memoryAt`; with `followerMs`, a chain follower
+   *  (ctx.follow's service) that takes that long over each block follows it meanwhile */
+  | { role: 'p2p-sync'; dataDir: string; peer: string; height: number; timeoutMs: number; memoryAt?: number[]; detail?: boolean; followerMs?: number }
   /** the sync family's anchor: a fresh node process (the node's flags, as the syncing node's)
    *  connecting the blocks in `blocksFile` (JSON) into a new chain in the empty `dataDir` (the
    *  caller's, kept) as a syncing node does, then exiting */
@@ -31,7 +32,7 @@ export type ChildMessage =
   | { type: 'ready'; port: number; cookie?: string }
   | { type: 'progress'; message: string }
   /** `cpuMs`: the process's CPU (user + system, every thread) from node start to the tip */
-  | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures; cpuMs: number }
+  | { type: 'synced'; seconds: number; firstBlockSeconds: number; height: number; memory: MemoryFigures; cpuMs: number; followed?: number }
   /** `cpuMs`: the process's CPU (user + system, every thread) while it connected */
   | { type: 'connected'; seconds: number; cpuMs: number }
   /** the process's CPU so far (user + system, every thread) */

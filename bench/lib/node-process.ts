@@ -103,6 +103,9 @@ async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promis
   if (spec.detail === true) trackWorkers()
   const kernel = await bootNode(spec.dataDir, ['storage', 'consensus', 'p2p'], { p2p: { host: '127.0.0.1', port: 0, peers: [spec.peer], progressIntervalMs: 2000 } }, syncProgressLogger())
   const chain = kernel.container.resolve('chain')
+  const followerMs = spec.followerMs
+  // a follower as a plugin's ctx.follow makes one, taking followerMs over every block
+  const follower = followerMs === undefined ? undefined : kernel.container.resolve('chainFollow').follow('bench/slow', async () => { await new Promise((resolve) => setTimeout(resolve, followerMs)) })
   let firstBlockAt = 0
   const { promise: reached, resolve } = Promise.withResolvers<void>()
   kernel.hooks.blockConnected.tap('bench', () => { if (firstBlockAt === 0) firstBlockAt = performance.now() })
@@ -134,7 +137,7 @@ async function syncOnce (spec: Extract<ChildSpec, { role: 'p2p-sync' }>): Promis
   const done = performance.now()
   clearTimeout(timer)
   const cpu = cpuMs() - cpuAtStart
-  send({ type: 'synced', seconds: (done - started) / 1000, firstBlockSeconds: (firstBlockAt - started) / 1000, height: chain.tip().height, memory: memory(), cpuMs: cpu })
+  send({ type: 'synced', seconds: (done - started) / 1000, firstBlockSeconds: (firstBlockAt - started) / 1000, height: chain.tip().height, memory: memory(), cpuMs: cpu, followed: follower?.delivered })
   await kernel.stop()
   rmSync(spec.dataDir, { recursive: true, force: true })
 }
