@@ -6,7 +6,7 @@
 // delay and starts it again on the same dirs, until the reorgs are done (after `--max-kills`
 // kills it lets the child finish). Prints the figures; exits 1 on any mismatch.
 //
-//   node bench/follow-crash-probe.ts [--reorgs 1000] [--seed 29] [--kill-min-ms 1000] [--kill-max-ms 6000] [--max-kills N] [--dir DIR] [--json]
+//   node bench/follow-crash-probe.ts [--reorgs 1000] [--seed 29] [--kill-min-ms 1000] [--kill-max-ms 6000] [--max-kills N] [--kill-from spawn|ready] [--dir DIR] [--json]
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     'kill-min-ms': { type: 'string', default: '1000' },
     'kill-max-ms': { type: 'string', default: '6000' },
     'max-kills': { type: 'string', default: String(Number.MAX_SAFE_INTEGER) },
+    /** the kill delay runs from the spawn (kills land in start-up too) or from the node's 'ready' (after its followers started) */
+    'kill-from': { type: 'string', default: 'spawn' },
     /** the node's dirs (kept afterwards, for a caller that checks them); default a temp dir, removed */
     dir: { type: 'string' },
     json: { type: 'boolean', default: false }
@@ -56,9 +58,13 @@ async function run (killAfterMs: number | undefined): Promise<Run> {
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
   let killed = false
-  const timer = killAfterMs === undefined
-    ? undefined
-    : setTimeout(() => { killed = true; try { process.kill(-(child.pid as number), 'SIGKILL') } catch { /* exited already */ } }, killAfterMs)
+  let timer: NodeJS.Timeout | undefined
+  const arm = (): void => {
+    if (killAfterMs === undefined || timer !== undefined) return
+    timer = setTimeout(() => { killed = true; try { process.kill(-(child.pid as number), 'SIGKILL') } catch { /* exited already */ } }, killAfterMs)
+  }
+  if (values['kill-from'] === 'ready') child.stdout.on('data', () => { if (stdout.startsWith('ready')) arm() })
+  else arm()
   current = child.pid
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => { resolve([c, s]) }))
   current = undefined

@@ -71,6 +71,8 @@ followers = new ChainFollowers({ chain, db, hooks, logger: silentLogger })
 const index = new FollowIndex(path.join(dir, 'index.sqlite'))
 const follower = followers.follow('probe/indexer', (n) => { index.apply(n) }, { cursor: { load: () => index.cursor() } })
 await followers.start()
+// for a parent that times its kill from here (--kill-from ready)
+console.log('ready')
 
 let reorgs = readProgress()
 // a first stretch so the early reorgs have depth to go back

@@ -19,7 +19,7 @@ interface Figures { reorgs: number; height: number; blocks: number; rows: number
 
 function runProbe (dir: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const args = [PROBE, '--reorgs', String(REORGS), '--seed', '2029', '--kill-min-ms', '1500', '--kill-max-ms', '4000', '--max-kills', '3', '--dir', dir, '--json']
+    const args = [PROBE, '--reorgs', String(REORGS), '--seed', '2029', '--kill-from', 'ready', '--kill-min-ms', '100', '--kill-max-ms', '1000', '--max-kills', '3', '--dir', dir, '--json']
     const probe = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
