@@ -21,6 +21,7 @@ import { assembleBlock } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore, meetsTarget } from '../../core/pow/pow-core.ts'
 import { bitsForDifficulty, bitsTargetBytes } from '../../core/chain/target.ts'
+import { nextBits, retargetTimestampCount } from '../../core/chain/difficulty.ts'
 import { createHooks, isolateListeners } from '../../core/kernel/hooks.ts'
 import type { ListenerFailure } from '../../core/kernel/hooks.ts'
 import { walletFromSeed, generateWallet } from '../../core/chain/wallet.ts'
@@ -164,6 +165,24 @@ export function mineBlock (params: NetworkParams, parent: ParentRef, opts: Block
   })
   opts.tamper?.(block)
   return sealBlock(block)
+}
+
+/**
+ * `n` blocks `gap` seconds apart on `parent`, each carrying the bits the schedule demands of it
+ * on its own branch; `stamps` are the timestamps of the chain up to `parent` (oldest first).
+ */
+export function scheduledBranch (params: NetworkParams, stamps: readonly number[], parent: ParentRef & { bits: number }, n: number, gap = 1): Block[] {
+  const ts = [...stamps]
+  const out: Block[] = []
+  let p = parent
+  for (let i = 0; i < n; i++) {
+    const bits = nextBits(params, p.height + 1, p.bits, () => ts.slice(-retargetTimestampCount(params)))
+    const b = mineBlock(params, p, { bits, timestamp: p.timestamp + gap })
+    out.push(b)
+    ts.push(b.timestamp)
+    p = { hash: b.hash, height: b.height, timestamp: b.timestamp, bits }
+  }
+  return out
 }
 
 /** Runs the proof-of-work over the block as it stands (after edits) and sets nonce and hash. */

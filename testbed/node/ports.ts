@@ -5,10 +5,6 @@
 import crypto from 'node:crypto'
 import net from 'node:net'
 
-const FIRST = 20_000
-const SPAN = 12_000
-let offset = crypto.randomInt(SPAN)
-
 async function bindable (port: number): Promise<boolean> {
   return await new Promise((resolve) => {
     const srv = net.createServer()
@@ -17,10 +13,19 @@ async function bindable (port: number): Promise<boolean> {
   })
 }
 
-export async function freePort (): Promise<number> {
-  for (let tries = 0; tries < SPAN; tries++) {
-    const port = FIRST + (offset++ % SPAN)
-    if (await bindable(port)) return port
+/**
+ * A picker of ports on 127.0.0.1 in [first, first + span) that nothing holds now, starting from
+ * a random point and never handing a port out twice in a row of `span` picks.
+ */
+export function portPicker (first: number, span: number): () => Promise<number> {
+  let offset = crypto.randomInt(span)
+  return async () => {
+    for (let tries = 0; tries < span; tries++) {
+      const port = first + (offset++ % span)
+      if (await bindable(port)) return port
+    }
+    throw new Error(`no free port in ${first}-${first + span - 1}`)
   }
-  throw new Error(`no free port in ${FIRST}-${FIRST + SPAN - 1}`)
 }
+
+export const freePort = portPicker(20_000, 12_000)

@@ -3,12 +3,12 @@
 // targets imply (2^512 / (target + 1)), not by length.
 import t from 'tap'
 import type { Test } from 'tap'
-import { openTestChain, mineBlock, cleanup, testParams } from '../../helpers/chain.ts'
-import type { ParentRef, TestChain } from '../../helpers/chain.ts'
+import { openTestChain, mineBlock, cleanup, testParams, scheduledBranch } from '../../helpers/chain.ts'
+import type { TestChain } from '../../helpers/chain.ts'
 import type { Block } from '../../../core/chain/types.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import { BlockError, BlockErrorCode } from '../../../core/chain/errors.ts'
-import { blockWork, nextBits, retargetTimestampCount } from '../../../core/chain/difficulty.ts'
+import { blockWork } from '../../../core/chain/difficulty.ts'
 import { bitsForDifficulty, decodeBits, difficultyOfBits } from '../../../core/chain/target.ts'
 
 /** a retargeting network: difficulty 1 .. 3, target 5 s; `overrides` for a stronger step */
@@ -32,20 +32,7 @@ async function refusedWith (tc: TestChain, block: Block, code: string): Promise<
   throw new Error(`expected ${code}`)
 }
 
-/** blocks `gap` seconds apart on `parent`, each with the bits the schedule demands on their own branch */
-function branch (params: NetworkParams, stamps: number[], parent: ParentRef & { bits: number }, n: number, gap: number): Block[] {
-  const ts = [...stamps]
-  const out: Block[] = []
-  let p = parent
-  for (let i = 0; i < n; i++) {
-    const bits = nextBits(params, p.height + 1, p.bits, () => ts.slice(-retargetTimestampCount(params)))
-    const b = mineBlock(params, p, { bits, timestamp: p.timestamp + gap })
-    out.push(b)
-    ts.push(b.timestamp)
-    p = { hash: b.hash, height: b.height, timestamp: b.timestamp, bits }
-  }
-  return out
-}
+const branch = scheduledBranch
 
 t.test('re-evaluation every 10 blocks on a live chain; other heights keep the parent\'s target', async (t) => {
   const params = retargeting()

@@ -4,12 +4,12 @@ import type { HeaderNode } from '../../../plugins/p2p/header-chain.ts'
 import { decodeHeaderHex, encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
 import type { WireHeader } from '../../../plugins/p2p/header-codec.ts'
 import { genesisBlock } from '../../../core/chain/genesis.ts'
-import { blockWork, nextBits, retargetTimestampCount } from '../../../core/chain/difficulty.ts'
+import { blockWork } from '../../../core/chain/difficulty.ts'
 import { meetsTarget } from '../../../core/pow/pow-core.ts'
 import { bitsForDifficulty, bitsTargetBytes, decodeBits } from '../../../core/chain/target.ts'
 import type { NetworkParams } from '../../../core/chain/params.ts'
 import type { Block } from '../../../core/chain/types.ts'
-import { mineBlock, testParams, TEST_BITS } from '../../helpers/chain.ts'
+import { mineBlock, scheduledBranch, testParams, TEST_BITS } from '../../helpers/chain.ts'
 import type { BlockOptions } from '../../helpers/chain.ts'
 import { jsPowCore } from '../../../core/pow/pow-js.ts'
 
@@ -61,17 +61,7 @@ const retargeting = (): NetworkParams => testParams({ fixedDifficulty: false, in
 
 /** `n` blocks 1 s apart on genesis, each carrying the bits the schedule demands of it */
 function scheduledChain (params: NetworkParams, genesis: HeaderNode, n: number): Block[] {
-  const stamps = [genesis.timestamp]
-  const out: Block[] = []
-  let parent = { hash: genesis.hash, height: 0, timestamp: genesis.timestamp, bits: genesis.bits }
-  for (let i = 0; i < n; i++) {
-    const bits = nextBits(params, parent.height + 1, parent.bits, () => stamps.slice(-retargetTimestampCount(params)))
-    const b = mineBlock(params, parent, { bits })
-    out.push(b)
-    stamps.push(b.timestamp)
-    parent = { hash: b.hash, height: b.height, timestamp: b.timestamp, bits }
-  }
-  return out
+  return scheduledBranch(params, [genesis.timestamp], { hash: genesis.hash, height: 0, timestamp: genesis.timestamp, bits: genesis.bits }, n)
 }
 
 t.test('the target schedule is enforced on headers, retargets included', async (t) => {
