@@ -60,6 +60,8 @@ t.test('recovery after a hash-rate drop: blocks until the rolling interval is ba
   t.equal(g.beforeOverTarget, 1)
   t.equal(g.afterOverTarget, 2)
   t.equal(g.peakOverTarget, 2)
+  t.same(g.byTens, [2, 1, 1], 'each 10 blocks after the step, over the target')
+  t.match(g.measured, /by 10s after it 2\.00× · 1\.00× · 1\.00×/)
   t.equal(g.verdict, 'met')
   t.equal(g.note, '')
   // the next step bounds what counts: only 15 blocks after the drop, never back

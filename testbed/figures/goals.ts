@@ -89,6 +89,8 @@ export interface RecoveryGoal extends GoalFigure {
   afterOverTarget: number | null
   /** the largest rolling mean after the step, over the target: did it leave the band at all */
   peakOverTarget: number | null
+  /** the mean interval over the target of each run of ROLLING_BLOCKS blocks after the step (does it stay back) */
+  byTens: number[]
 }
 
 /** the first `mining … off` step: when the network's hash rate drops */
@@ -100,7 +102,7 @@ export function hashRateDrop (marks: readonly Mark[]): Mark | null {
  *  (ms after the run's start), counting the intervals that ended before `untilMs` (the next step) */
 export function recoveryGoal (series: readonly Interval[], targetSeconds: number, stepMs: number | null, untilMs = Infinity, window = ROLLING_BLOCKS): RecoveryGoal {
   const base = { name: 'after the network\'s hash rate halves', goal: `back inside ${RECOVERY_BAND[0]}–${RECOVERY_BAND[1]}× within ${RECOVERY_GOAL_BLOCKS} blocks` }
-  const none = { blocks: null, beforeOverTarget: null, afterOverTarget: null, peakOverTarget: null, value: null }
+  const none = { blocks: null, beforeOverTarget: null, afterOverTarget: null, peakOverTarget: null, byTens: [], value: null }
   if (stepMs === null) return { ...base, ...none, measured: '-', verdict: 'not measured', note: 'no `mining … off` step in this run' }
   const before = series.filter((i) => i.atMs < stepMs).slice(-window).map((i) => i.seconds)
   const after = series.filter((i) => i.atMs >= stepMs && i.atMs < untilMs).map((i) => i.seconds)
@@ -110,14 +112,16 @@ export function recoveryGoal (series: readonly Interval[], targetSeconds: number
   const beforeOverTarget = before.length === 0 ? null : (mean(before) as number) / targetSeconds
   const afterOverTarget = after.length === 0 ? null : (mean(after.slice(0, window)) as number) / targetSeconds
   const peakOverTarget = rolling.length === 0 ? null : Math.max(...rolling)
+  const byTens: number[] = []
+  for (let i = 0; i + window <= after.length; i += window) byTens.push((mean(after.slice(i, i + window)) as number) / targetSeconds)
   const left = peakOverTarget !== null && peakOverTarget > RECOVERY_BAND[1]
-  const measured = `${blocks === null ? `not back in ${after.length} blocks` : `${blocks} blocks`}; interval ${x(beforeOverTarget)} of target before the step, ${x(afterOverTarget)} over the first ${window} after it, rolling peak ${x(peakOverTarget)}`
+  const measured = `${blocks === null ? `not back in ${after.length} blocks` : `${blocks} blocks`}; interval ${x(beforeOverTarget)} of target in the ${window} blocks before the step; by ${window}s after it ${byTens.map((v) => x(v)).join(' · ')}; rolling peak ${x(peakOverTarget)}`
   if (rolling.length === 0) return { ...base, ...none, beforeOverTarget, afterOverTarget, measured, verdict: 'not measured', note: `fewer than ${window} blocks between the step and the next` }
   const note = [
     left ? '' : `the rolling interval never left the band after the step: the hash rate fell less than the band (the ${window}-block rolling mean of an exponential has σ ≈ ${(100 / Math.sqrt(window)).toFixed(0)}%)`,
     beforeOverTarget !== null && !inside(beforeOverTarget, RECOVERY_BAND) ? 'the interval was outside the band before the step: the retarget had not settled' : ''
   ].filter((s) => s !== '').join('; ')
-  return { ...base, blocks, beforeOverTarget, afterOverTarget, peakOverTarget, value: blocks, measured, verdict: blocks !== null && blocks <= RECOVERY_GOAL_BLOCKS ? 'met' : 'missed', note }
+  return { ...base, blocks, beforeOverTarget, afterOverTarget, peakOverTarget, byTens, value: blocks, measured, verdict: blocks !== null && blocks <= RECOVERY_GOAL_BLOCKS ? 'met' : 'missed', note }
 }
 
 /** one-way latency between miners: the mean over miner pairs of their hop distance × the link latency (ms) */
