@@ -68,9 +68,9 @@ export type TxErrorCode = typeof TxErrorCode[keyof typeof TxErrorCode]
 export type TxRefusalClass =
   /** no honest node relays it: format, id, signature, key, reserved sender, fee floor, gas cover */
   | 'invalid'
-  /** fails against our chain now (nonce, balance, expiry, clock, unknown key): junk, or an honest relay's rare race */
+  /** fails against our chain now (balance, expiry, clock, unknown key, a nonce gap from a client): junk, or an honest relay's race (free within a per-peer budget) */
   | 'stale'
-  /** our own limits or our own news: full, the sender's cap, a duplicate, just confirmed (relays cross blocks every block) */
+  /** our own limits or our own news: full, the sender's cap, a duplicate, just confirmed or a nonce already used (relays cross blocks every block) */
   | 'policy'
 
 const REFUSAL_CLASS: Record<TxErrorCode, TxRefusalClass> = {
@@ -108,7 +108,19 @@ export class LedgerError<C extends string = string> extends Error {
 }
 
 export class BlockError extends LedgerError<BlockErrorCode> {}
-export class TxError extends LedgerError<TxErrorCode> {}
+export class TxError extends LedgerError<TxErrorCode> {
+  /** the class a peer is judged by when it is not the code's own (a nonce already used is our news, not the sender's fault) */
+  readonly refusalClass?: TxRefusalClass
+  constructor (code: TxErrorCode, reason: string, refusalClass?: TxRefusalClass) {
+    super(code, reason)
+    if (refusalClass !== undefined) this.refusalClass = refusalClass
+  }
+}
+
+/** The class a refused transaction's relay is judged by (misbehaviour.ts). */
+export function refusalClassOf (err: TxError): TxRefusalClass {
+  return err.refusalClass ?? txRefusalClass(err.code)
+}
 
 /** A transaction every rule admits, refused by a policy plugin (the txAdmission hook) with its
  *  own code and reason. Not the sender's fault under the protocol: a peer relaying it is not

@@ -3,9 +3,19 @@
 import type { Transaction } from './types.ts'
 import type { TemplateBudget } from './template.ts'
 
+/** what became of a peer's transaction: admitted, or held until its sender's earlier nonces arrive */
+export type TxOffer = 'admitted' | 'orphan'
+
 export interface MempoolService {
   /** admits or throws TxError with a precise reason */
   add(tx: Transaction): Transaction
+  /**
+   * a peer's transaction: admitted, or held as an orphan (not relayed) when its nonce is ahead
+   * of the sender's next one and its signature verifies; throws TxError otherwise
+   */
+  offer(tx: Transaction, peerId: string): TxOffer
+  /** an orphan is held under this id */
+  holds(txId: string): boolean
   has(txId: string): boolean
   get(txId: string): Transaction | undefined
   /** all pending, highest fee first */

@@ -85,24 +85,47 @@ export interface HeaderContext {
   /** leave the merkle root to the caller (the chain hashes the leaves on the verify pool): it
    *  must call checkMerkleRoot before it stores or judges anything else of the block */
   deferMerkle?: boolean
-  /** with deferPairings: hears the pairings owed as soon as the attestation's own checks pass */
-  onPairings?: (deferred: DeferredPairings) => void
-  /** hears that the header and its proof of work passed (the chain starts reading state then) */
-  onProofOfWork?: () => void
-  /** hears the transactions' binary forms (which the merkle root is checked over next) and the
-   *  272 header bytes the proof of work was checked over, once the header, proof of work and
-   *  size have passed: to start the signature checks and to store them, not encode them again */
-  onEncoded?: (txs: Buffer[], header: Uint8Array) => void
   /** the transactions' binary forms, in order, when the block was decoded from them (a peer's
    *  block): used as they are instead of encoding the transactions again. Only forms the
    *  block's transactions were decoded from: nothing checks that they match */
   txForms?: readonly Buffer[]
 }
 
+/**
+ * What validation has established so far, handed to the caller as it goes (blockValidation),
+ * so the caller can start costly work early without validation knowing who it is:
+ * - `proof-of-work`: the header, its proof of work, version, linkage and time passed (the chain
+ *   starts reading state then);
+ * - `pairings-owed` (with deferPairings, when the attestation's own checks passed): the beacon
+ *   pairings the caller must settle (settlePairings);
+ * - `encoded`: the transactions' binary forms (which the merkle root is checked over next) and
+ *   the 272 header bytes the proof of work was checked over, once the header, proof of work and
+ *   size have passed: to start the signature checks and to store them, not encode them again.
+ */
+export type ValidationStage =
+  | { stage: 'proof-of-work' }
+  | { stage: 'pairings-owed', owed: DeferredPairings }
+  | { stage: 'encoded', txs: Buffer[], header: Uint8Array }
+
 /** What the caller still owes when pairings are deferred: settlePairings() on their verdicts. */
 export interface DeferredPairings { env: Attestation; pending: PendingPairing[] }
 
+/** Every context rule, in order; returns the pairings owed (with deferPairings), else null. */
 export function validateBlockContext (params: NetworkParams, block: Block, ctx: HeaderContext): DeferredPairings | null {
+  const steps = blockValidation(params, block, ctx)
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+  }
+}
+
+/**
+ * validateBlockContext one stage at a time: a generator, so the order of the rules lives here
+ * alone while a caller that overlaps work with validation (the chain's verify pipeline) acts on
+ * each ValidationStage as it is reached, before the next rule is checked. Its return value is
+ * validateBlockContext's.
+ */
+export function * blockValidation (params: NetworkParams, block: Block, ctx: HeaderContext): Generator<ValidationStage, DeferredPairings | null, void> {
   // Proof of work before any other rule (issue 31, "work first"): it is cheap to verify and
   // the one thing junk cannot fake, so a block without it is refused as such whatever else it
   // breaks (its timestamp, its parent, its difficulty), and nothing else is looked at. The
@@ -121,17 +144,17 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   if (block.previous_hash !== ctx.parent.hash || block.height !== ctx.parent.height + 1) reject(BlockErrorCode.BAD_HEIGHT, 'height must be parent height + 1')
   if (block.timestamp <= ctx.parent.timestamp) reject(BlockErrorCode.BAD_TIMESTAMP, 'timestamp must be later than the parent block')
   if (block.timestamp > ctx.now + params.maxFutureDrift) reject(BlockErrorCode.BAD_TIMESTAMP, `timestamp more than ${params.maxFutureDrift}s in the future`)
-  ctx.onProofOfWork?.()
+  yield { stage: 'proof-of-work' }
   // With the pairings left to the caller, the attestation's own checks come next: the caller
   // starts its beacon pairings (a block's costliest check when it quotes a new round) now, on
   // its threads, while the transactions are encoded and checked.
   const deferred = ctx.deferPairings === true ? checkAttestation(params, block, { cores }) : null
-  if (deferred !== null) ctx.onPairings?.(deferred)
+  if (deferred !== null) yield { stage: 'pairings-owed', owed: deferred }
 
   const userTxs = block.transactions.length - 1
   if (userTxs > params.maxTxPerBlock) reject(BlockErrorCode.TOO_MANY_TXS, `more than ${params.maxTxPerBlock} transactions`)
   // the transactions are encoded once: for the block's size, its merkle leaves and (through
-  // ctx.onEncoded) the bytes the chain stores
+  // the `encoded` stage) the bytes the chain stores
   let size = 0
   let encoded: Buffer[] = []
   try {
@@ -143,7 +166,7 @@ export function validateBlockContext (params: NetworkParams, block: Block, ctx: 
   }
   if (size > params.maxBlockBytes) reject(BlockErrorCode.TOO_LARGE, `block is ${size} bytes, more than the ${params.maxBlockBytes}-byte limit`)
   // the caller may start costly work on these (the chain's signature checks) while the rest is checked
-  ctx.onEncoded?.(encoded, headerWithNonce(prefix, block.nonce))
+  yield { stage: 'encoded', txs: encoded, header: headerWithNonce(prefix, block.nonce) }
   const gas = block.transactions.reduce((sum, tx) => sum + declaredGas(tx), 0)
   if (gas > params.blockGasLimit) reject(BlockErrorCode.GAS_LIMIT_EXCEEDED, `transactions reserve ${gas} gas, more than the block gas limit ${params.blockGasLimit}`)
   if (block.transactions[0]?.sender !== MINING_REWARD_SENDER) reject(BlockErrorCode.BAD_COINBASE, 'first transaction must be the coinbase')

@@ -3,7 +3,9 @@
 // count cap and a byte budget with lowest-fee-per-byte eviction (the newcomer pays the
 // displaced fee rate plus an incremental relay fee), a minimum fee rate that rises when the
 // pool evicts and decays after (Bitcoin Core's mempoolminfee), a per-sender cap and a
-// time-to-live.
+// time-to-live. Beside it, peers' transactions whose nonce is ahead of their sender's next
+// one wait in a bounded orphan pool (orphan-pool.ts) and are retried, in nonce order, when the
+// gap closes.
 import type { Hooks } from '../../core/kernel/hooks.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Transaction } from '../../core/chain/types.ts'
@@ -18,6 +20,8 @@ import { inBlockBytes, txSize } from '../../core/chain/block-size.ts'
 import { declaredGas } from '../../core/chain/tx-rules.ts'
 import type { TemplateBudget } from '../../core/chain/template.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
+import { OrphanPool } from './orphan-pool.ts'
+import type { TxOffer } from '../../core/chain/mempool-service.ts'
 
 /** default byte budget: 5,000 ordinary transfers (~5-7 KB) fit many times, or ~440 of the largest allowed */
 export const DEFAULT_MEMPOOL_BYTES = 128 * 1024 * 1024
@@ -49,7 +53,12 @@ export interface MempoolOptions {
   incrementalFeePerByte?: bigint
   /** seconds */
   now?: () => number
+  /** where peers' transactions ahead of their sender's nonce wait (default: ORPHAN_LIMITS, per-sender cap = perSenderLimit) */
+  orphans?: OrphanPool
 }
+
+/** a nonce ahead of the sender's next one: a client's mistake, or a peer's honest reordering (held as an orphan) */
+class NonceGapError extends TxError {}
 
 interface Entry { tx: Transaction; amount: bigint; fee: bigint; addedAt: number; bytes: number }
 
@@ -71,6 +80,7 @@ export class Mempool implements MempoolService {
   #bytes = 0
   #now: () => number
   readonly incrementalFeePerByte: bigint
+  readonly orphans: OrphanPool
   /** bohm per byte; a double like Bitcoin Core's, for the smooth decay */
   #rollingMinFee = 0
   #lastRollingUpdate = 0
@@ -86,6 +96,7 @@ export class Mempool implements MempoolService {
     this.#maxFuture = opts.maxFutureSeconds ?? 2 * 3600
     this.#now = opts.now ?? (() => Date.now() / 1000)
     this.incrementalFeePerByte = opts.incrementalFeePerByte ?? DEFAULT_INCREMENTAL_FEE_PER_BYTE
+    this.orphans = opts.orphans ?? new OrphanPool({ now: this.#now, limits: { perSender: this.#perSender } })
   }
 
   /**
@@ -146,6 +157,48 @@ export class Mempool implements MempoolService {
   }
 
   add (tx: Transaction): Transaction {
+    this.#admit(tx)
+    this.#adoptOrphans(tx.sender)
+    return tx
+  }
+
+  holds (txId: string): boolean { return this.orphans.has(txId) }
+
+  /**
+   * A peer's transaction: admitted as `add` does, or, when its nonce is ahead of the sender's
+   * next one (the network reorders one wallet's transactions honestly), held as an orphan once
+   * its signature verifies, and admitted when the gap closes. Throws TxError otherwise.
+   */
+  offer (tx: Transaction, peerId: string): TxOffer {
+    try {
+      this.add(tx)
+      return 'admitted'
+    } catch (err) {
+      if (!(err instanceof NonceGapError)) throw err
+    }
+    const expected = this.nextNonce(tx.sender)
+    if (tx.nonce - expected >= this.#perSender) throw new TxError(TxErrorCode.SENDER_LIMIT, `nonce ${tx.nonce} is more than ${this.#perSender} ahead of the sender's next (${expected})`)
+    if (this.orphans.has(tx.transaction_id)) return 'orphan'
+    const account = this.#opts.chain.getAccount(tx.sender)
+    const carried = account.publicKey === null ? this.#bySender.get(tx.sender)?.find((e) => typeof e.tx.data.public_key === 'string')?.tx.data.public_key as string | undefined : undefined
+    // checked before it is held: forgeries cannot fill the pool (and cost their relay as invalid)
+    checkTxSignature(tx, carried === undefined ? account : { ...account, publicKey: carried }, this.#opts.cores)
+    this.orphans.add(tx, peerId, txSize(tx))
+    return 'orphan'
+  }
+
+  /** Admits, in nonce order, the sender's orphans its next nonce reaches; drops those it passed. */
+  #adoptOrphans (sender: string): void {
+    for (;;) {
+      const expected = this.nextNonce(sender)
+      this.orphans.dropBelow(sender, expected)
+      const next = this.orphans.take(sender, expected)
+      if (next === undefined) return
+      try { this.#admit(next) } catch { /* it fails on its own (balance, fee): the gap stays */ }
+    }
+  }
+
+  #admit (tx: Transaction): void {
     if (tx !== null && typeof tx === 'object' && typeof tx.transaction_id === 'string' && this.#byId.has(tx.transaction_id)) {
       throw new TxError(TxErrorCode.DUPLICATE, 'duplicate transaction id: already in the mempool')
     }
@@ -159,7 +212,9 @@ export class Mempool implements MempoolService {
     const account = this.#opts.chain.getAccount(tx.sender)
     const pending = this.#bySender.get(tx.sender) ?? []
     const expected = account.nonce + pending.length
-    if (tx.nonce !== expected) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${expected}`)
+    // a used nonce is a relay that crossed a block (policy); one ahead a gap (held when a peer's)
+    if (tx.nonce < expected) throw new TxError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${expected}`, 'policy')
+    if (tx.nonce > expected) throw new NonceGapError(TxErrorCode.BAD_NONCE, `nonce ${tx.nonce} but the sender's next nonce is ${expected}`)
     if (pending.length >= this.#perSender) throw new TxError(TxErrorCode.SENDER_LIMIT, `sender already has ${this.#perSender} pending transactions`)
     if (account.balance < this.pendingSpend(tx.sender) + amount + fee) {
       throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover amount + fee plus the sender\'s pending transactions')
@@ -188,7 +243,6 @@ export class Mempool implements MempoolService {
     this.#remember(tx)
     this.#opts.hooks.txAdmitted.call(tx)
     if (typeof tx.data.memo === 'string') this.#opts.hooks.messageSeen.call({ tx, status: 'pending', block: null })
-    return tx
   }
 
   /**
@@ -299,6 +353,9 @@ export class Mempool implements MempoolService {
         spend += e.amount + e.fee
       }
     }
+    // a block may have closed an orphan's gap (its predecessor confirmed)
+    this.orphans.expire()
+    for (const sender of this.orphans.senders()) this.#adoptOrphans(sender)
   }
 
   /**
@@ -320,7 +377,7 @@ export class Mempool implements MempoolService {
     for (const tx of back) {
       // no longer valid on the new branch (its nonce spent there, its funds gone): its sender
       // sees it dropped (txRemoved), never silently lost (the test bed's partition run found it)
-      try { this.add(tx) } catch { this.#opts.hooks.txRemoved.call({ tx, reason: 'invalidated' }) }
+      try { this.#admit(tx) } catch { this.#opts.hooks.txRemoved.call({ tx, reason: 'invalidated' }) }
     }
     for (const [sender, list] of setAside) {
       const reattached = list.filter((e) => !this.#byId.has(e.tx.transaction_id))

@@ -18,7 +18,8 @@ import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
 import { checkBlockFormat } from '../../core/chain/validate.ts'
 import { checkAttestation } from '../../core/chain/attestation.ts'
-import { BlockError, BlockErrorCode, TxError, TxErrorCode, txRefusalClass } from '../../core/chain/errors.ts'
+import { BlockError, BlockErrorCode, refusalClassOf, TxError, TxErrorCode } from '../../core/chain/errors.ts'
+import type { TxRefusalClass } from '../../core/chain/errors.ts'
 import { encodeHeader } from '../../core/chain/header.ts'
 import { leavesOfEncoded, merkleRootOfLeaves } from '../../core/chain/merkle.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
@@ -28,7 +29,7 @@ import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import type { BlockTxnRequest, Topics } from './protocol.ts'
 import { encodeTx, txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
-import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
+import { PENALTY } from './misbehaviour.ts'
 import { assemble, decodeCompact, encodeCompact, envelopeMatches, matchesShortId, reconstruct } from './compact.ts'
 import type { CompactBlock } from './compact.ts'
 import { blockWorkFault, workFault } from './work-first.ts'
@@ -54,6 +55,8 @@ export interface GossipOptions {
   recent: RecentTxs
   logger: Logger
   penalize(peerId: string, points: number, reason: string): void
+  /** what a refused transaction of class `cls` costs the peer now (TxRefusalScore) */
+  refusalPoints(peerId: string, cls: TxRefusalClass): number
   isBanned(peerId: string): boolean
   /** a peer's block or transaction was refused: log it and raise the node event, rate-limited per peer */
   report(peerId: string, refusal: Refusal): void
@@ -423,16 +426,18 @@ export class Gossip {
       return this.#reject(peerId, PENALTY.malformed, { hash: '', code: TxErrorCode.BAD_FORMAT, reason: 'gossiped transaction is not an object', block: false })
     }
     try {
-      mempool.add(value as Transaction)
+      // an orphan (its sender's earlier nonces have not reached us) is held, free, and not passed on yet
+      if (mempool.offer(value as Transaction, peerId) === 'orphan') return TopicValidatorResult.Ignore
       this.#o.onPeerTx?.(peerId)
       return TopicValidatorResult.Accept
     } catch (err) {
       if (err instanceof TxError) {
-        // invalid: rejected (no honest node relays it); stale: dropped for a few points (failing
-        // transactions are free junk otherwise); our own limits: dropped quietly
-        const cls = txRefusalClass(err.code)
-        if (cls === 'invalid') return this.#reject(peerId, TX_REFUSAL_PENALTY.invalid, { hash: '', code: err.code, reason: `invalid transaction: ${err.code} ${err.message}`, block: false })
-        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction: ${err.code}`)
+        // invalid: rejected (no honest node relays it); stale: free within the peer's budget, a
+        // point beyond (failing transactions are free junk otherwise); our own limits or news: dropped quietly
+        const cls = refusalClassOf(err)
+        const points = this.#o.refusalPoints(peerId, cls)
+        if (cls === 'invalid') return this.#reject(peerId, points, { hash: '', code: err.code, reason: `invalid transaction: ${err.code} ${err.message}`, block: false })
+        if (points > 0) this.#o.penalize(peerId, points, `transaction: ${err.code}`)
         return TopicValidatorResult.Ignore
       }
       // mempool.add reports every fault of the input as a TxError: anything else is ours

@@ -29,6 +29,7 @@ import { Syncer } from './sync.ts'
 import { Redialer } from './redialer.ts'
 import { Slots } from './slots.ts'
 import { TokenBuckets } from './token-bucket.ts'
+import { TxRefusalScore } from './tx-refusal-score.ts'
 import { ConnectionSlots, slotLimits } from './connection-slots.ts'
 import type { SlotConnection } from './connection-slots.ts'
 import { ipOf } from './netgroup.ts'
@@ -121,6 +122,8 @@ export class P2p implements PeerService {
   #orphanRefreshes = 0
   readonly #traffic = new TrafficMeter()
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
+  /** one budget of free stale refusals per peer, whichever way its transactions came (gossip or inv/getdata) */
+  readonly #txRefusalScore = new TxRefusalScore()
   /** the IP each connected peer id was seen at (scores and bans are kept by address too) */
   readonly #addressOf = new Map<string, string>()
   readonly slots: ConnectionSlots
@@ -237,6 +240,7 @@ export class P2p implements PeerService {
         recent: this.#recentTxs,
         peers: () => this.table.all().map((p) => p.peerId),
         penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+        refusalPoints: (peerId, cls) => this.#txRefusalScore.points(peerId, cls),
         onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
         // first arrival of a transaction from a peer, before any rule (the test bed's clock)
         onTxReceived: (id, peerId) => { o.hooks.peerItemReceived.call({ kind: 'tx', id, peerId }) },
@@ -289,6 +293,7 @@ export class P2p implements PeerService {
       recent: this.#recentTxs,
       logger: o.logger,
       penalize: (peerId, points, reason) => { this.penalize(peerId, points, reason) },
+      refusalPoints: (peerId, cls) => this.#txRefusalScore.points(peerId, cls),
       isBanned: (peerId) => this.misbehaviour.isBanned(peerId),
       report: (peerId, refusal) => { this.#report(peerId, refusal) },
       onPeerBlock: (peerId, block, work) => { this.table.noteBlock(peerId, block.height, block.hash, work) },

@@ -6,12 +6,13 @@
 // request that times out (the request/response timeout) goes to the next announcer.
 import type { Logger } from 'pino'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
-import { TxError, txRefusalClass } from '../../core/chain/errors.ts'
+import { refusalClassOf, TxError } from '../../core/chain/errors.ts'
+import type { TxRefusalClass } from '../../core/chain/errors.ts'
 import { encodeTx } from '../../core/chain/tx-codec.ts'
 import type { Transaction } from '../../core/chain/types.ts'
 import { decodeTxFrame, LIMITS, WireError } from './protocol.ts'
 import type { TxInv } from './protocol.ts'
-import { PENALTY, TX_REFUSAL_PENALTY } from './misbehaviour.ts'
+import { PENALTY } from './misbehaviour.ts'
 import { LruMap, LruSet } from './peer-budget.ts'
 import { TokenBuckets } from './token-bucket.ts'
 
@@ -52,6 +53,8 @@ export interface TxRelayOptions {
   /** the peers announcements go to (handshaken) */
   peers(): string[]
   penalize(peerId: string, points: number, reason: string): void
+  /** what a refused transaction of class `cls` costs the peer now (TxRefusalScore) */
+  refusalPoints(peerId: string, cls: TxRefusalClass): number
   logger: Logger
   maxTxBytes: number
   /** a transaction body arrived from a peer (first-seen timing) */
@@ -78,8 +81,9 @@ export class TxRelay {
   readonly #invBudget: TokenBuckets
   #flushTimer: NodeJS.Timeout | null = null
   #requestTimer: NodeJS.Immediate | null = null
-  /** set while a peer's transaction is being admitted: its txAdmitted must not go back to it */
-  #admitting: string | null = null
+  /** set while a peer's transaction is being admitted: its txAdmitted must not go back to it
+   *  (orphans it lets in are announced to it, though: it may lack them) */
+  #admitting: { peerId: string; txId: string } | null = null
   #stopped = false
 
   constructor (o: TxRelayOptions) {
@@ -113,7 +117,7 @@ export class TxRelay {
     if (this.#stopped) return
     const size = encodeTx(tx).length
     for (const peerId of this.#o.peers()) {
-      if (peerId === this.#admitting || !this.#knownOf(peerId).add(tx.transaction_id)) continue
+      if ((peerId === this.#admitting?.peerId && tx.transaction_id === this.#admitting.txId) || !this.#knownOf(peerId).add(tx.transaction_id)) continue
       let box = this.#outbox.get(peerId)
       if (box === undefined) { box = new Map(); this.#outbox.set(peerId, box) }
       box.set(tx.transaction_id, size)
@@ -149,7 +153,7 @@ export class TxRelay {
     inv.ids.forEach((id, i) => {
       const size = inv.sizes[i] as number
       if (!known.add(id)) repeats++
-      if (this.#o.mempool.has(id) || this.#o.recent.has(id)) return
+      if (this.#o.mempool.has(id) || this.#o.mempool.holds(id) || this.#o.recent.has(id)) return
       if (this.#asked.has(id)) {
         const alt = this.#alternates.get(id) ?? []
         if (alt.length < TX_RELAY_LIMITS.alternates && alt.every((a) => a.peerId !== peerId) && this.#asked.get(id)?.peerId !== peerId) {
@@ -227,21 +231,22 @@ export class TxRelay {
       return false
     }
     this.#o.onTxReceived?.(id, peerId)
-    this.#admitting = peerId
+    this.#admitting = { peerId, txId: id }
     try {
-      this.#o.mempool.add(tx)
-      this.#o.onPeerTx?.(peerId)
+      // an orphan (a nonce gap: the network reordered the sender's transactions) is held, free, and not relayed yet
+      if (this.#o.mempool.offer(tx, peerId) === 'admitted') this.#o.onPeerTx?.(peerId)
     } catch (err) {
       if (!(err instanceof TxError)) {
         this.#o.logger.error({ err }, 'admitting a peer\'s transaction failed')
         return true
       }
       // by the refusal's class (core/chain/errors.ts): invalid (no honest node relays it), stale
-      // (fails against our chain: nonce, balance; junk or a rare race), policy (our own limits)
-      const cls = txRefusalClass(err.code)
-      if (cls === 'invalid') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.invalid, `invalid transaction: ${err.code} ${err.message}`)
+      // (fails against our chain: balance, expiry; free within a budget), policy (our own limits or news)
+      const cls = refusalClassOf(err)
+      const points = this.#o.refusalPoints(peerId, cls)
+      if (cls === 'invalid') this.#o.penalize(peerId, points, `invalid transaction: ${err.code} ${err.message}`)
       else {
-        if (cls === 'stale') this.#o.penalize(peerId, TX_REFUSAL_PENALTY.stale, `transaction refused: ${err.code}`)
+        if (points > 0) this.#o.penalize(peerId, points, `transaction refused: ${err.code}`)
         // a valid transaction without a place here may still be in the next block
         this.#o.recent.add(tx)
       }

@@ -7,7 +7,8 @@ import { waitFor } from '../../helpers/wait.ts'
 import { RecentTxs, TX_RELAY_LIMITS, TxRelay } from '../../../plugins/p2p/tx-relay.ts'
 import type { TxRelayClient } from '../../../plugins/p2p/tx-relay.ts'
 import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
-import type { MempoolService } from '../../../core/chain/mempool-service.ts'
+import type { MempoolService, TxOffer } from '../../../core/chain/mempool-service.ts'
+import { STALE_TX_BUDGET, TxRefusalScore } from '../../../plugins/p2p/tx-refusal-score.ts'
 import type { Transaction } from '../../../core/chain/types.ts'
 import type { TxInv } from '../../../plugins/p2p/protocol.ts'
 import { encodeTx } from '../../../core/chain/tx-codec.ts'
@@ -18,16 +19,25 @@ const tx = (n: number): Transaction => ({ sender: 'a'.repeat(32), recipient: 'b'
 
 function harness (peers: string[]) {
   const pool = new Map<string, Transaction>()
-  const mempool = { has: (i: string) => pool.has(i), get: (i: string) => pool.get(i), add: (x: Transaction) => { pool.set(x.transaction_id, x); relay.announce(x); return x } } as unknown as MempoolService
+  const add = (x: Transaction): Transaction => { pool.set(x.transaction_id, x); relay.announce(x); return x }
+  const mempool = {
+    has: (i: string) => pool.has(i),
+    get: (i: string) => pool.get(i),
+    holds: () => false,
+    add,
+    offer (x: Transaction): TxOffer { mempool.add(x); return 'admitted' }
+  } as unknown as MempoolService
   const sent: Array<[string, TxInv]> = []
   const asked: Array<[string, string[]]> = []
   const answers = new Map<string, (ids: string[]) => Uint8Array[]>()
   const penalties: Array<[string, number]> = []
+  // a clock that stands still: the stale budget does not refill during a test
+  const score = new TxRefusalScore(() => 0)
   const client: TxRelayClient = {
     txinv: async (peer, inv) => { sent.push([peer, inv]) },
     gettx: async (peer, ids) => { asked.push([peer, ids]); return (answers.get(peer) ?? ((x) => x.map(() => new Uint8Array(0))))(ids) }
   }
-  const relay: TxRelay = new TxRelay({ mempool, client, recent: new RecentTxs(), peers: () => peers, penalize: (p, n) => { penalties.push([p, n]) }, logger: pino({ level: 'silent' }), maxTxBytes: 100_000 })
+  const relay: TxRelay = new TxRelay({ mempool, client, recent: new RecentTxs(), peers: () => peers, penalize: (p, n) => { penalties.push([p, n]) }, refusalPoints: (p, cls) => score.points(p, cls), logger: pino({ level: 'silent' }), maxTxBytes: 100_000 })
   return { relay, pool, mempool, sent, asked, answers, penalties }
 }
 
@@ -84,12 +94,53 @@ t.test('a body that is not the announced transaction costs its sender', async (t
   t.notOk(h.pool.has(id(4)))
 })
 
-t.test('a valid transaction our state refuses (nonce, balance) costs its sender a little', async (t) => {
+t.test('a valid transaction our state refuses (balance) is free within the peer\'s budget and costs a little beyond it', async (t) => {
   const h = harness(['p1'])
   t.teardown(() => h.relay.stop())
-  h.mempool.add = () => { throw new TxError(TxErrorCode.BAD_NONCE, 'nonce 7, expected 0') }
-  h.answers.set('p1', (ids) => ids.map(() => encodeTx(tx(5))))
-  h.relay.onInv('p1', { ids: [id(5)], sizes: [encodeTx(tx(5)).length] })
-  await waitFor('the penalty', () => h.penalties.length > 0)
-  t.same(h.penalties, [['p1', PENALTY.staleTx]])
+  let refused = 0
+  h.mempool.add = () => { refused++; throw new TxError(TxErrorCode.INSUFFICIENT_BALANCE, 'balance does not cover it') }
+  const ns = Array.from({ length: STALE_TX_BUDGET.capacity + 2 }, (_, i) => 1000 + i)
+  const byId = new Map(ns.map((n) => [id(n), tx(n)]))
+  h.answers.set('p1', (ids) => ids.map((i) => encodeTx(byId.get(i) as Transaction)))
+  h.relay.onInv('p1', { ids: ns.map(id), sizes: ns.map((n) => encodeTx(tx(n)).length) })
+  await waitFor('every body to be judged', () => refused === ns.length)
+  t.same(h.penalties, [['p1', PENALTY.staleTx], ['p1', PENALTY.staleTx]], 'the budget\'s worth free, a point each beyond')
+})
+
+t.test('a nonce already used is our news (a block crossed the relay): free', async (t) => {
+  const h = harness(['p1'])
+  t.teardown(() => h.relay.stop())
+  let refused = 0
+  h.mempool.add = () => { refused++; throw new TxError(TxErrorCode.BAD_NONCE, 'nonce 3 but the next is 4', 'policy') }
+  const ns = Array.from({ length: STALE_TX_BUDGET.capacity + 5 }, (_, i) => 2000 + i)
+  const byId = new Map(ns.map((n) => [id(n), tx(n)]))
+  h.answers.set('p1', (ids) => ids.map((i) => encodeTx(byId.get(i) as Transaction)))
+  h.relay.onInv('p1', { ids: ns.map(id), sizes: ns.map((n) => encodeTx(tx(n)).length) })
+  await waitFor('every body to be judged', () => refused === ns.length)
+  t.same(h.penalties, [])
+})
+
+t.test('an orphan is held free and not announced; admitted later, it goes to every peer lacking it', async (t) => {
+  const h = harness(['p1', 'p2'])
+  t.teardown(() => h.relay.stop())
+  const held = new Set<string>()
+  h.mempool.offer = (x: Transaction) => {
+    if (x.nonce === 7) { held.add(x.transaction_id); return 'orphan' }
+    h.mempool.add(x)
+    if (held.delete(id(7))) h.mempool.add(tx(7)) // the gap closed: the orphan goes in behind it
+    return 'admitted'
+  }
+  h.mempool.holds = (i: string) => held.has(i)
+  h.answers.set('p1', (ids) => ids.map(() => encodeTx(tx(7))))
+  h.relay.onInv('p1', { ids: [id(7)], sizes: [encodeTx(tx(7)).length] })
+  await waitFor('the orphan to be held', () => held.size === 1)
+  h.relay.onInv('p3', { ids: [id(7)], sizes: [encodeTx(tx(7)).length] })
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(h.asked.map(([p]) => p), ['p1'], 'a held orphan is not asked for again')
+  h.answers.set('p2', (ids) => ids.map(() => encodeTx(tx(6))))
+  h.relay.onInv('p2', { ids: [id(6)], sizes: [encodeTx(tx(6)).length] })
+  await waitFor('both announced on', () => h.sent.length >= 2)
+  const told = h.sent.flatMap(([p, inv]) => inv.ids.map((i) => `${p}:${i}`)).sort()
+  t.same(told, [`p1:${id(6)}`, `p2:${id(7)}`].sort(), 'the predecessor to its non-announcer, the orphan to the peer whose transaction let it in')
+  t.same(h.penalties, [])
 })
