@@ -1,6 +1,7 @@
 // The events a test bed node records about itself (testbed/probe) and the figures are computed
 // from (testbed/figures). Times are milliseconds since the epoch on the node's clock; every
 // node of a test bed runs on one machine, so their clocks are the same clock.
+import type { CompactRelayCounts } from '../core/kernel/services.ts'
 
 export type NodeEvent =
   | { t: number; type: 'block_seen'; hash: string; height: number; parent: string; peer: string }
@@ -29,7 +30,19 @@ export interface ProbeState {
   mining: boolean
   hash_rate: number
   blocks_mined: number
+  /** received compact blocks by how they were rebuilt (null: the peers service does not count them) */
+  compact: CompactRelayCounts | null
 }
 
 /** A main-chain block as GET /chain lists it. */
-export interface ChainBlock { height: number; hash: string; previous_hash: string; timestamp: number; miner: string; txids: string[] }
+export interface ChainBlock {
+  height: number
+  hash: string
+  previous_hash: string
+  timestamp: number
+  miner: string
+  txids: string[]
+  /** its binary (wire) form's bytes, and its transactions' (coinbase not counted) (absent in recordings before issue 28) */
+  bytes?: number
+  txBytes?: number
+}

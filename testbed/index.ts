@@ -56,6 +56,8 @@ export function rerenderReport (file: string, log: (line: string) => void = (l) 
   let report: { scenario: Scenario; load?: LoadStats; recording: Recording }
   try { report = JSON.parse(readFileSync(file, 'utf8')) as typeof report } catch (err) { throw new TestbedUsageError(`${file}: ${(err as Error).message}`) }
   if (report.recording === undefined) throw new TestbedUsageError(`${file} holds no recording`)
+  // recordings from before the latency was recorded: the scenario's (a `links` step may have changed it)
+  report.recording.latencyMs ??= report.scenario?.latencyMs
   const figures = computeFigures(report.recording)
   const dir = path.dirname(path.resolve(file))
   writeFileSync(path.join(dir, 'report.json'), JSON.stringify({ ...report, figures }))

@@ -114,7 +114,13 @@ export interface PeerService {
   bootstrapCount?(): number
   /** totals for the operator's metrics (absent where the transport does not count them) */
   traffic?(): PeerTraffic
+  /** how the compact blocks this node received were rebuilt (the test bed's probe sums them) */
+  compactStats?(): CompactRelayCounts
 }
+
+/** Received compact blocks by how they were rebuilt: from the mempool alone, after asking for
+ *  some transactions, or from the whole block (issue 28's "no extra round trip" figure). */
+export interface CompactRelayCounts { rebuilt: number; withRequest: number; wholeBlock: number }
 
 /** The signature verify pool as the operator sees it (consensus provides it). */
 export interface VerifyPoolStats {

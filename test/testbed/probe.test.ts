@@ -8,6 +8,7 @@ import type { ProbeDeps } from '../../testbed/probe/routes.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
+import { encodeBlock } from '../../core/chain/tx-codec.ts'
 import { freePort } from '../helpers/ports.ts'
 
 const block = (height: number): Block => ({ version: 1, height, timestamp: 1, previous_hash: `p${height}`, merkle_root: '', difficulty: 1, bits: 0x3fffffff, miner: 'm', nonce: 0, hash: `h${height}`, transactions: [], quantum_signature: null })
@@ -66,8 +67,13 @@ t.test('the probe HTTP: answers, and a 4xx for each bad request', async (t) => {
   const get = async (p: string): Promise<{ status: number; body: unknown }> => { const r = await fetch(url + p); return { status: r.status, body: await r.json() } }
   const post = async (p: string, body: string): Promise<{ status: number; body: unknown }> => { const r = await fetch(url + p, { method: 'POST', body }); return { status: r.status, body: await r.json() } }
 
-  t.match(await get('/state'), { status: 200, body: { height: 2, hash: 'h2', work: '7', peers: [], mining: false } })
-  t.match(await get('/chain?from=1'), { status: 200, body: [{ height: 1, hash: 'h1' }, { height: 2, hash: 'h2' }] })
+  t.match(await get('/state'), { status: 200, body: { height: 2, hash: 'h2', work: '7', peers: [], mining: false, compact: null } })
+  const chain = await get('/chain?from=1')
+  t.match(chain, { status: 200, body: [{ height: 1, hash: 'h1', txBytes: 0 }, { height: 2, hash: 'h2', txBytes: 0 }] })
+  t.equal((chain.body as Array<{ bytes: number }>)[0]?.bytes, encodeBlock(block(1)).length, 'each block\'s wire size')
+  // the compact-block counts of a peers service that keeps them
+  deps.peers = { peers: () => [], syncState: () => 'synced', compactStats: () => ({ rebuilt: 4, withRequest: 1, wholeBlock: 0 }) }
+  t.match(await get('/state'), { status: 200, body: { compact: { rebuilt: 4, withRequest: 1, wholeBlock: 0 } } })
   t.match(await get('/account/abc'), { status: 200, body: { nonce: 3, balance: '5' } })
   t.match(await get('/receipt/x'), { status: 200, body: null })
   t.match(await post('/tx', JSON.stringify({ transaction_id: 'good' })), { status: 200, body: { id: 'good' } })

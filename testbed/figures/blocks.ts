@@ -18,6 +18,8 @@ export interface PropagationFigures {
   notReachedAll: number
   /** the toAll samples, sorted (the CDF plot) */
   toAllSamples: number[]
+  /** the toAll samples with the block's miner, in mining order (the hops-over-latency goal) */
+  toAllBlocks: Array<{ miner: number; ms: number }>
 }
 
 /** first time each node had each block outside initial sync: hash → t, per node */
@@ -49,6 +51,7 @@ export function propagation (rec: Recording): PropagationFigures {
   const perNode: number[] = []
   const perHop = new Map<number, number[]>()
   const toAll: number[] = []
+  const toAllBlocks: Array<{ miner: number; ms: number }> = []
   let notReachedAll = 0
   for (const b of minedBlocks(rec)) {
     if (inWindow(b.t, windows)) continue
@@ -67,14 +70,15 @@ export function propagation (rec: Recording): PropagationFigures {
     }
     if (!onFinal.has(b.hash)) continue
     if (missing) notReachedAll++
-    else toAll.push(worst)
+    else { toAll.push(worst); toAllBlocks.push({ miner: b.miner, ms: worst }) }
   }
   return {
     toAll: summarize(toAll),
     perNode: summarize(perNode),
     perHop: [...perHop.entries()].sort((a, b) => a[0] - b[0]).map(([hops, xs]) => ({ hops, delay: summarize(xs) })),
     notReachedAll,
-    toAllSamples: [...toAll].sort((a, b) => a - b)
+    toAllSamples: [...toAll].sort((a, b) => a - b),
+    toAllBlocks
   }
 }
 
@@ -101,18 +105,28 @@ export interface IntervalFigures {
 
 const PHASE_MARKS = new Set(['partition', 'heal', 'kill', 'restart', 'mining', 'links'])
 
-/** seconds between the header timestamps of consecutive final-chain blocks made during the run */
-export function intervals (rec: Recording): IntervalFigures {
-  const samples: number[] = []
-  const at: number[] = []
+/** One block interval: the seconds between the header timestamps of a final-chain block and its
+ *  parent, and when (ms after the run's start, by the later header) it ended. */
+export interface Interval { height: number; atMs: number; seconds: number }
+
+/** the intervals of the final-chain blocks made during the run, in chain order */
+export function intervalSeries (rec: Recording): Interval[] {
+  const out: Interval[] = []
   const startS = rec.start / 1000
   for (let i = 1; i < rec.finalChain.length; i++) {
     const prev = rec.finalChain[i - 1]
     const cur = rec.finalChain[i]
     if (prev === undefined || cur === undefined || prev.height === 0 || prev.timestamp < startS) continue
-    samples.push(cur.timestamp - prev.timestamp)
-    at.push(cur.timestamp * 1000 - rec.start)
+    out.push({ height: cur.height, atMs: cur.timestamp * 1000 - rec.start, seconds: cur.timestamp - prev.timestamp })
   }
+  return out
+}
+
+/** seconds between the header timestamps of consecutive final-chain blocks made during the run */
+export function intervals (rec: Recording): IntervalFigures {
+  const series = intervalSeries(rec)
+  const samples = series.map((x) => x.seconds)
+  const at = series.map((x) => x.atMs)
   const cuts = rec.marks.filter((m) => PHASE_MARKS.has(m.kind)).sort((a, b) => a.t - b.t)
   const bounds = [{ t: 0, label: 'start' }, ...cuts.map((m) => ({ t: m.t - rec.start, label: m.kind })), { t: Infinity, label: 'end' }]
   const phases: IntervalPhase[] = []

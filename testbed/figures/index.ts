@@ -9,6 +9,8 @@ import { nodeFigures } from './nodes.ts'
 import { rogueOutcomes } from './rogues.ts'
 import type { RogueFigures } from './rogues.ts'
 import type { NodeFigures } from './nodes.ts'
+import { goalFigures } from './goals.ts'
+import type { Goals } from './goals.ts'
 
 export interface Figures {
   scenario: string
@@ -23,17 +25,20 @@ export interface Figures {
   nodes: NodeFigures[]
   rogues: RogueFigures[]
   crashes: number
+  /** issue 28's goals, each with its verdict */
+  goals: Goals
 }
 
 export function computeFigures (rec: Recording): Figures {
   const iv = intervals(rec)
   const txs = txAccounting(rec)
   const nodes = nodeFigures(rec, iv.n + 1, txs.accepted)
+  const prop = propagation(rec)
   return {
     scenario: rec.scenario,
     durationSeconds: (rec.end - rec.start) / 1000,
     finalHeight: rec.finalChain.at(-1)?.height ?? 0,
-    propagation: propagation(rec),
+    propagation: prop,
     stale: staleRate(rec),
     intervals: iv,
     reorgs: reorgs(rec),
@@ -41,6 +46,7 @@ export function computeFigures (rec: Recording): Figures {
     txs,
     nodes,
     rogues: rogueOutcomes(rec),
-    crashes: nodes.reduce((s, n) => s + n.crashes.length, 0)
+    crashes: nodes.reduce((s, n) => s + n.crashes.length, 0),
+    goals: goalFigures(rec, prop)
   }
 }

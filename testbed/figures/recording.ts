@@ -1,6 +1,7 @@
 // Everything a test bed run recorded, the one input of the figures (pure functions over it,
 // so a third party computes them again from report.json's `recording`).
 import type { ChainBlock, NodeEvent } from '../events.ts'
+import type { CompactRelayCounts } from '../../core/kernel/services.ts'
 
 export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'rogue' | 'load' | 'start' | 'end'; label: string; nodes?: number[]; peer?: string }
 
@@ -15,11 +16,15 @@ export interface NodeRecord {
   bytesSent: number
   /** hash rate the miner reported last (hashes/s), 0 when not mining */
   hashRate: number
+  /** received compact blocks by how they were rebuilt, over all its processes (absent in recordings before issue 28) */
+  compact?: CompactRelayCounts
 }
 
 export interface Recording {
   scenario: string
   targetSeconds: number
+  /** the links' one-way latency at the start (ms; a `links` step may change it later; absent in early recordings) */
+  latencyMs?: number
   start: number
   end: number
   nodes: NodeRecord[]

@@ -12,6 +12,7 @@ import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { MinerService, PeerService } from '../../core/kernel/services.ts'
 import type { Transaction } from '../../core/chain/types.ts'
+import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
 import type { ChainBlock, ProbeState } from '../events.ts'
 import type { EventRecorder } from './recorder.ts'
 
@@ -50,7 +51,8 @@ function state (d: ProbeDeps): ProbeState {
     mempool: d.mempool.size,
     mining: miner?.enabled === true && miner.running,
     hash_rate: miner?.hash_rate ?? 0,
-    blocks_mined: miner?.blocks_mined ?? 0
+    blocks_mined: miner?.blocks_mined ?? 0,
+    compact: d.peers?.compactStats?.() ?? null
   }
 }
 
@@ -60,7 +62,17 @@ async function chainBlocks (d: ProbeDeps, from: number, to: number): Promise<Cha
   for (let h = from; h <= last; h++) {
     const b = await d.chain.getBlockByHeight(h)
     if (b === undefined) break
-    out.push({ height: b.height, hash: b.hash, previous_hash: b.previous_hash, timestamp: b.timestamp, miner: b.miner, txids: b.transactions.slice(1).map((tx) => tx.transaction_id) })
+    const txs = b.transactions.slice(1)
+    out.push({
+      height: b.height,
+      hash: b.hash,
+      previous_hash: b.previous_hash,
+      timestamp: b.timestamp,
+      miner: b.miner,
+      txids: txs.map((tx) => tx.transaction_id),
+      bytes: encodeBlock(b).length,
+      txBytes: txs.reduce((n, tx) => n + encodeTx(tx).length, 0)
+    })
   }
   return out
 }

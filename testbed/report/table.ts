@@ -1,6 +1,7 @@
 // The figures as plain text for the terminal (and BENCHMARKS.md): one block of lines.
 import type { Figures } from '../figures/index.ts'
 import type { Summary } from '../figures/stats.ts'
+import { goalList } from '../figures/goals.ts'
 
 const ms = (v: number | null): string => v === null ? '-' : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`
 const sec = (v: number | null): string => v === null ? '-' : `${v.toFixed(2)} s`
@@ -23,6 +24,12 @@ export function figuresTable (f: Figures): string {
     ...f.rogues.map((r) => `rogue peer at node ${r.node}             ${r.admitted ? 'let in' : 'never let in'}, ${r.droppedAfterMs === null ? 'never dropped' : `dropped after ${ms(r.droppedAfterMs)}`}`),
     `transactions                     ${f.txs.accepted} accepted: ${f.txs.confirmedOnce} confirmed once, ${f.txs.confirmedTwice} twice, ${f.txs.dropped} dropped ${JSON.stringify(f.txs.droppedReasons)}, ${f.txs.pending} pending, ${f.txs.lost} LOST`,
     `confirmation latency             ${sum(f.txs.confirmLatency)}`,
+    '',
+    `issue 28 goals (interval warm-up: the first ${f.goals.interval.warmupBlocks} blocks of the run)`,
+    ...goalList(f.goals).flatMap((g) => [
+      `  ${g.verdict === 'met' ? 'MET   ' : g.verdict === 'missed' ? 'MISSED' : 'n/m   '} ${g.name} (goal ${g.goal})`,
+      `         ${g.measured}${g.note === '' ? '' : ` — ${g.note}`}`
+    ]),
     '',
     'node  miner  sent       per block   per tx     RSS max    CPU      hash rate   crashes'
   ]

@@ -3,7 +3,8 @@
 // killed mid-run has given up all but its last moments. A restarted node's probe starts its
 // record again from zero.
 import { readFileSync } from 'node:fs'
-import type { NodeEvent } from '../events.ts'
+import type { NodeEvent, ProbeState } from '../events.ts'
+import type { CompactRelayCounts } from '../../core/kernel/services.ts'
 import type { TestbedNode } from '../node/node-process.ts'
 
 export interface ProcessSample { t: number; rssBytes: number; cpuSeconds: number }
@@ -32,6 +33,9 @@ export class Collector {
   readonly #lastCpu: number[]
   readonly #cursor: number[]
   readonly #pid: Array<number | null>
+  /** compact-block counts of the node's earlier processes, and of its current one as last read */
+  readonly #compactBefore: CompactRelayCounts[]
+  readonly #lastCompact: CompactRelayCounts[]
 
   readonly nodes: readonly TestbedNode[]
 
@@ -43,6 +47,13 @@ export class Collector {
     this.#lastCpu = nodes.map(() => 0)
     this.#cursor = nodes.map(() => 0)
     this.#pid = nodes.map(() => null)
+    this.#compactBefore = nodes.map(() => zeroCounts())
+    this.#lastCompact = nodes.map(() => zeroCounts())
+  }
+
+  /** received compact blocks by how they were rebuilt, over all of the node's processes (as last read) */
+  compact (index: number): CompactRelayCounts {
+    return addCounts(this.#compactBefore[index] ?? zeroCounts(), this.#lastCompact[index] ?? zeroCounts())
   }
 
   async poll (): Promise<void> {
@@ -56,6 +67,8 @@ export class Collector {
       this.#cursor[i] = 0
       this.#cpuBefore[i] = (this.#cpuBefore[i] ?? 0) + (this.#lastCpu[i] ?? 0)
       this.#lastCpu[i] = 0
+      this.#compactBefore[i] = this.compact(i)
+      this.#lastCompact[i] = zeroCounts()
       this.#pid[i] = n.pid
     }
     if (!n.running || n.pid === null) return
@@ -71,8 +84,16 @@ export class Collector {
         this.#cursor[i] = page.next
         if (page.events.length === 0 || page.events.length < 50_000) break
       }
+      const counts = (await n.get<ProbeState>('/state')).compact
+      if (counts !== null && counts !== undefined) this.#lastCompact[i] = counts
     } catch {
       // a node being killed or starting: the next poll reads what it missed (if it lives)
     }
   }
+}
+
+const zeroCounts = (): CompactRelayCounts => ({ rebuilt: 0, withRequest: 0, wholeBlock: 0 })
+
+function addCounts (a: CompactRelayCounts, b: CompactRelayCounts): CompactRelayCounts {
+  return { rebuilt: a.rebuilt + b.rebuilt, withRequest: a.withRequest + b.withRequest, wholeBlock: a.wholeBlock + b.wholeBlock }
 }

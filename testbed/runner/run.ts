@@ -143,6 +143,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     const recording: Recording = {
       scenario: s.name,
       targetSeconds: params.blockTimeTarget,
+      latencyMs: s.latencyMs,
       start,
       end,
       nodes: nodes.map((n) => ({
@@ -153,7 +154,8 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         samples: collector.samples[n.index] ?? [],
         exits: n.exits.filter((e) => e.t >= start && e.t <= end),
         bytesSent: shaper.bytesSent(n.index),
-        hashRate: hashRates.get(n.index) ?? 0
+        hashRate: hashRates.get(n.index) ?? 0,
+        compact: collector.compact(n.index)
       })),
       links: topology.map(([a, b]) => [a, b]),
       marks,
