@@ -20,9 +20,8 @@ t.test('a node SIGKILLed during sync restarts and catches up', async (t) => {
     settleSeconds: 60,
     late: [2],
     steps: [
-      // each wallet to one node: consecutive nonces sent to different nodes race, and a relayed
-      // BAD_NONCE now costs the relaying peer points (BENCHMARKS.md: honest peers banned); the
-      // test judges convergence, not that
+      // each wallet to one node: the test judges convergence; consecutive nonces entering at
+      // different nodes (held as orphans, never scored) are test/plugins/p2p/tx-orphans.test.ts's
       { at: 1, do: 'load', rate: 1, mix: { transfer: 1 }, entry: 'sticky' },
       // node 2's only link (1-2) is slow: its initial sync of the pair's chain takes seconds
       { at: 8, do: 'links', between: [[1, 2]], bandwidth: '25kB' },

@@ -20,9 +20,8 @@ t.test('a late joiner syncs while the network mines', async (t) => {
     settleSeconds: 60,
     late: [2],
     steps: [
-      // each wallet to one node: consecutive nonces sent to different nodes race, and a relayed
-      // BAD_NONCE now costs the relaying peer points (BENCHMARKS.md: honest peers banned); the
-      // test judges convergence, not that
+      // each wallet to one node: the test judges convergence; consecutive nonces entering at
+      // different nodes (held as orphans, never scored) are test/plugins/p2p/tx-orphans.test.ts's
       { at: 1, do: 'load', rate: 1, mix: { transfer: 0.5, chat: 0.5 }, entry: 'sticky' },
       { at: 12, do: 'restart', node: 2 }
     ]

@@ -21,9 +21,8 @@ t.test('after a partition with miners on both sides heals, one tip and no accept
     durationSeconds: 55,
     settleSeconds: 60,
     steps: [
-      // each wallet to one node: consecutive nonces sent to different nodes race, and a relayed
-      // BAD_NONCE now costs the relaying peer points (BENCHMARKS.md: honest peers banned); the
-      // test judges convergence, not that
+      // each wallet to one node: the test judges convergence; consecutive nonces entering at
+      // different nodes (held as orphans, never scored) are test/plugins/p2p/tx-orphans.test.ts's
       { at: 1, do: 'load', rate: 1, mix: { transfer: 0.7, chat: 0.3 }, entry: 'sticky' },
       // ring 0-1-2-3-0: [0,3] | [1,2] cuts 0-1 and 2-3; miner 0 on one side, miner 1 on the other
       { at: 5, do: 'partition', groups: [[0, 3], [1, 2]] },
