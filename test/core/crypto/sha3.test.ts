@@ -5,7 +5,7 @@ import {
 } from '../../../core/crypto/sha3.ts'
 import type { CoreKind } from '../../../core/crypto/sha3.ts'
 import { inputBytes, loadSha3Vectors } from './sha3-vectors.ts'
-import { seededBytes } from '../../helpers/random.ts'
+import { seededBytes, seededRandom } from '../../helpers/random.ts'
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 const vectors = loadSha3Vectors()
@@ -33,17 +33,6 @@ for (const kind of kinds) {
       t.equal(hex(core.sha3_512(data)), v.sha3_512, `sha3-512 ${v.name}`)
     }
   })
-}
-
-// mulberry32: a seeded generator so a failing input can be reproduced
-function seededRandom (seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let x = Math.imul(s ^ (s >>> 15), 1 | s)
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x)
-    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32
-  }
 }
 
 t.test('wasm and js cores agree on random inputs of random lengths', async (t) => {
