@@ -5,16 +5,12 @@
 // alternated; prints the rates and the ratios.
 //
 //   node bench/follow-probe.ts [--blocks 2000] [--pairs 2] [--follower-ms 100]
-import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Block } from '../core/chain/types.ts'
-import { createHooks } from '../core/kernel/hooks.ts'
-import { Cores } from '../core/cores/cores.ts'
-import { RocksStore } from '../plugins/storage/rocks-store.ts'
-import { Chain } from '../plugins/consensus/chain.ts'
-import { ChainFollowers } from '../plugins/consensus/follower.ts'
+import type { Chain } from '../plugins/consensus/chain.ts'
+import type { ChainFollowers } from '../plugins/consensus/follower.ts'
 import { buildBlocks } from './lib/chain-builder.ts'
-import { benchParams, benchTmpDir, removeDir, silentLogger } from './lib/chain-fixture.ts'
+import { benchParams, benchTmpDir, openFollowedChain, removeDir } from './lib/chain-fixture.ts'
 
 const { values } = parseArgs({ options: { blocks: { type: 'string', default: '2000' }, pairs: { type: 'string', default: '2' }, 'follower-ms': { type: 'string', default: '100' } } })
 const N = Number(values.blocks)
@@ -23,14 +19,8 @@ const params = benchParams()
 const { blocks } = buildBlocks(params, { blocks: N, txPerBlock: 0 }, () => {})
 
 async function open (dir: string): Promise<{ chain: Chain; followers: ChainFollowers; close: () => Promise<void> }> {
-  const db = await RocksStore.open(path.join(dir, 'chain'))
-  const hooks = createHooks()
-  let followers: ChainFollowers | undefined
-  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor: null, cores: new Cores(), keepSideFrom: () => followers?.keepSideFrom() })
-  await chain.init()
-  followers = new ChainFollowers({ chain, db, hooks, logger: silentLogger })
-  const f = followers
-  return { chain, followers: f, close: async () => { await f.stop(0); await db.close() } }
+  const { chain, db, followers } = await openFollowedChain(params, dir)
+  return { chain, followers, close: async () => { await followers.stop(0); await db.close() } }
 }
 
 async function importRate (slowFollower: boolean, chainBlocks: Block[] = blocks): Promise<{ rate: number; dir: string; followed: number }> {

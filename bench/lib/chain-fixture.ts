@@ -23,6 +23,7 @@ import { walletFromSeed } from '../../core/chain/wallet.ts'
 import type { Wallet } from '../../core/chain/wallet.ts'
 import { RocksStore } from '../../plugins/storage/rocks-store.ts'
 import { Chain } from '../../plugins/consensus/chain.ts'
+import { ChainFollowers } from '../../plugins/consensus/follower.ts'
 import { SignatureVerifyPool } from '../../core/crypto/verify-pool.ts'
 
 export const silentLogger = pino({ level: 'silent' })
@@ -126,4 +127,20 @@ export async function openBenchChain (params: NetworkParams, dir: string): Promi
   const chain = new Chain({ db, params, hooks: createHooks(), logger: silentLogger, executor: null, cores, signatureVerifier })
   await chain.init()
   return { chain, db, verifier: signatureVerifier, async close () { await signatureVerifier.close(); await db.close() } }
+}
+
+export interface FollowedChain { chain: Chain; db: RocksStore; followers: ChainFollowers }
+
+/**
+ * A chain on `<dir>/chain` with its followers (ctx.follow's service), wired as the consensus
+ * plugin wires them: side blocks a lagging follower still has to revert are kept.
+ */
+export async function openFollowedChain (params: NetworkParams, dir: string): Promise<FollowedChain> {
+  const db = await RocksStore.open(path.join(dir, 'chain'))
+  const hooks = createHooks()
+  let followers: ChainFollowers | undefined
+  const chain = new Chain({ db, params, hooks, logger: silentLogger, executor: null, cores: new Cores(), keepSideFrom: () => followers?.keepSideFrom() })
+  await chain.init()
+  followers = new ChainFollowers({ chain, db, hooks, logger: silentLogger })
+  return { chain, db, followers }
 }

@@ -13,18 +13,13 @@ import path from 'node:path'
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import type { Block } from '../../core/chain/types.ts'
-import { createHooks } from '../../core/kernel/hooks.ts'
-import { Cores } from '../../core/cores/cores.ts'
 import { envelopeAt } from '../../core/chain/attestation-builder.ts'
 import { assembleBlock } from '../../core/chain/template.ts'
 import { bitsTargetBytes } from '../../core/chain/target.ts'
 import { coinToBohm } from '../../core/chain/money.ts'
 import { getPowCore } from '../../core/pow/pow-core.ts'
-import { RocksStore } from '../../plugins/storage/rocks-store.ts'
-import { Chain } from '../../plugins/consensus/chain.ts'
-import { ChainFollowers } from '../../plugins/consensus/follower.ts'
 import { seededRandom } from '../../testbed/runner/random.ts'
-import { benchParams, silentLogger } from './chain-fixture.ts'
+import { benchParams, openFollowedChain } from './chain-fixture.ts'
 import { compareIndex, FollowIndex, recompute } from './follow-index.ts'
 import type { IndexComparison } from './follow-index.ts'
 
@@ -62,12 +57,7 @@ function blockOn (parent: { hash: string; height: number; timestamp: number }, m
   return block
 }
 
-const db = await RocksStore.open(path.join(dir, 'chain'))
-const hooks = createHooks()
-let followers: ChainFollowers | undefined
-const chain = new Chain({ db, params, hooks, logger: silentLogger, executor: null, cores: new Cores(), keepSideFrom: () => followers?.keepSideFrom() })
-await chain.init()
-followers = new ChainFollowers({ chain, db, hooks, logger: silentLogger })
+const { chain, db, followers } = await openFollowedChain(params, dir)
 const index = new FollowIndex(path.join(dir, 'index.sqlite'))
 const follower = followers.follow('probe/indexer', (n) => { index.apply(n) }, { cursor: { load: () => index.cursor() } })
 await followers.start()
