@@ -14,30 +14,22 @@ import { chainKey } from '../../core/chain/keys.ts'
 import type { BlockMeta } from '../../core/chain/keys.ts'
 import { blockBodyOps } from '../../core/chain/block-body.ts'
 import { applyBlock } from '../../core/chain/apply.ts'
-import type { AppliedBlock, ContractExecutor } from '../../core/chain/apply.ts'
+import type { AppliedBlock } from '../../core/chain/apply.ts'
 import { BlockError, BlockErrorCode } from '../../core/chain/errors.ts'
 import type { BlockOrigin } from '../../core/chain/chain-service.ts'
-import type { Cores } from '../../core/cores/cores.ts'
-import type { SignatureVerifier } from '../../core/crypto/verify-pool.ts'
 import { linkOps, metaOf } from './block-records.ts'
 import type { ChainQueries } from './chain-queries.ts'
 import type { SideBranches } from './side-branches.ts'
 import type { Started, VerifyPipeline } from './verify-pipeline.ts'
 import type { Rejections } from './rejections.ts'
+import type { ChainOptions } from './chain.ts'
 import { notProcessed } from './rejections.ts'
 
 /** one application of a block: its batch, or what it threw */
 type Attempt = { applied: AppliedBlock; ops: KvOp[] } | { err: unknown }
 
-export interface TipMovesOptions {
-  db: KvStore
-  params: NetworkParams
-  hooks: Hooks
-  logger: Logger
-  executor: ContractExecutor | null
-  cores: Pick<Cores, 'pow' | 'sha3' | 'mldsa' | 'bls'>
-  isVerified?: (tx: Transaction) => boolean
-  signatureVerifier?: SignatureVerifier
+/** the chain's own options it shares, and the parts of the chain service it moves the tip with */
+export type TipMovesOptions = Pick<ChainOptions, 'db' | 'params' | 'hooks' | 'logger' | 'executor' | 'cores' | 'isVerified' | 'signatureVerifier'> & {
   queries: ChainQueries
   sides: SideBranches
   pipeline: VerifyPipeline
