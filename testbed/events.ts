@@ -9,6 +9,7 @@ export type NodeEvent =
   | { t: number; type: 'block_connected'; hash: string; height: number; parent: string; miner: string; reorg: boolean; syncing: boolean; txs: number }
   | { t: number; type: 'block_disconnected'; hash: string; height: number }
   | { t: number; type: 'block_mined'; hash: string; height: number }
+  | { t: number; type: 'block_found'; hash: string; height: number }
   | { t: number; type: 'block_rejected'; hash: string; code: string }
   | { t: number; type: 'reorg'; disconnected: number; connected: number; fork_height: number; to_height: number }
   | { t: number; type: 'tx_seen'; id: string; peer: string }

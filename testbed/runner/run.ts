@@ -1,6 +1,7 @@
 // Runs a scenario: builds the network (nodes, relays), plays the steps at their times, lets the
 // network settle, gathers the recording and computes the figures. Everything it made (processes,
 // data dirs) is removed however it ends; the report and the nodes' logs stay in `outDir`.
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import os from 'node:os'
 import path from 'node:path'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -99,6 +100,8 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       await sleep(250)
     }
     const collector = new Collector(nodes)
+    const lag = monitorEventLoopDelay({ resolution: 1 })
+    lag.enable()
     const start = Date.now()
     mark('start', `t=0: ${nodes.filter((n) => n.running).length} nodes up`)
     const polling = { on: true }
@@ -131,6 +134,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     polling.on = false
     await poller
     await collector.poll()
+    lag.disable()
     const end = Date.now()
     const finalChain = await bestChain(nodes)
     const pending = new Set<string>()
@@ -160,7 +164,9 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       links: topology.map(([a, b]) => [a, b]),
       marks,
       finalChain,
-      pending: [...pending]
+      pending: [...pending],
+      // the histogram counts in ns, beyond the 1 ms sampling resolution
+      loopLagMs: { p50: Math.max(0, lag.percentile(50) / 1e6 - 1), p99: Math.max(0, lag.percentile(99) / 1e6 - 1), max: Math.max(0, lag.max / 1e6 - 1) }
     }
     return { recording, load: load.stats, dataRoot }
   } finally {
