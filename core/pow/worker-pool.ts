@@ -5,12 +5,15 @@
 import { Worker } from 'node:worker_threads'
 import { checkSearch } from './nonce.ts'
 import { POW_CORES } from './pow-core.ts'
+import { checkDuty, MAX_DUTY } from './duty.ts'
 import type { PowCoreName } from './pow-core.ts'
 
 export interface PowWorkerPoolOptions {
   threads: number
   /** the kernel's PoW core (its `cores.pow`); each worker looks it up by this name */
   core: PowCoreName
+  /** percent of each thread's time spent hashing, 1-100 (duty.ts; default 100: flat out) */
+  duty?: number
 }
 
 export interface PoolSearchRequest {
@@ -31,7 +34,7 @@ export interface PoolSearchResult {
 }
 
 // Messages between the pool and pow-worker.ts.
-export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer }
+export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; duty: number }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
@@ -60,6 +63,7 @@ const workerUrl = new URL('./pow-worker.ts', import.meta.url)
 export class PowWorkerPool {
   readonly threads: number
   readonly core: PowCoreName
+  readonly duty: number
   readonly #workers: Worker[]
   readonly #tried = new BigInt64Array(new SharedArrayBuffer(8))
   #active: ActiveSearch | null = null
@@ -77,9 +81,12 @@ export class PowWorkerPool {
     if (!Object.hasOwn(POW_CORES, options.core)) {
       throw new RangeError(`core must be one of ${Object.keys(POW_CORES).join(', ')}, got ${String(options.core)}`)
     }
+    const duty = options.duty ?? MAX_DUTY
+    checkDuty(duty)
     this.threads = options.threads
     this.core = options.core
-    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer }
+    this.duty = duty
+    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, duty }
     this.#workers = Array.from({ length: options.threads }, () => this.#spawn(setup))
   }
 
@@ -177,6 +184,7 @@ export class PowWorkerPool {
     if (active === null) return
     this.#active = null
     Atomics.store(active.stop, 0, 1)
+    Atomics.notify(active.stop, 0) // wakes workers resting under a duty below 100
     active.detachSignal()
     this.#rateEnd = { at: performance.now(), tried: this.hashesTried }
     for (const worker of this.#workers) worker.unref()
