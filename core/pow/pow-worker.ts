@@ -4,6 +4,7 @@
 // how quickly an abort is noticed. Below a duty of 100 the thread rests between chunks
 // (duty.ts), waiting on the stop flag so an abort or a newer search ends the rest at once.
 import { parentPort, workerData } from 'node:worker_threads'
+import { setPriority } from 'node:os'
 import { getPowCore } from './pow-core.ts'
 import { DutyCycle, threadDutyClock } from './duty.ts'
 import type { WorkerReply, WorkerSearch, WorkerSetup } from './worker-pool.ts'
@@ -14,6 +15,11 @@ const MAX_CHUNK = 1 << 16
 const NONCE_LIMIT = 2 ** 53
 
 const setup = workerData as WorkerSetup
+// pid 0 is this thread on Linux (nice is per thread there). Where a platform refuses, the
+// thread hashes at normal priority: slower relays on a busy machine, never a failed miner.
+if (setup.niceness > 0) {
+  try { setPriority(0, setup.niceness) } catch { /* not permitted here: normal priority */ }
+}
 // the pool's kernel chose this core; the name crossed the thread boundary in workerData
 const core = getPowCore(setup.core)
 const triedTotal = new BigInt64Array(setup.tried)

@@ -14,6 +14,10 @@ export interface PowWorkerPoolOptions {
   core: PowCoreName
   /** percent of each thread's time spent hashing, 1-100 (duty.ts; default 100: flat out) */
   duty?: number
+  /** the workers' scheduling niceness, 0 (default) to 19 (lowest): a miner runs its threads at
+   *  19, as cpuminer does, so the node's own threads (relay, validation, the API) never queue
+   *  behind hashing on a busy machine; a benchmark keeps 0. Linux sets it per thread. */
+  niceness?: number
 }
 
 export interface PoolSearchRequest {
@@ -34,7 +38,7 @@ export interface PoolSearchResult {
 }
 
 // Messages between the pool and pow-worker.ts.
-export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; duty: number }
+export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; duty: number; niceness: number }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
@@ -83,10 +87,14 @@ export class PowWorkerPool {
     }
     const duty = options.duty ?? MAX_DUTY
     checkDuty(duty)
+    const niceness = options.niceness ?? 0
+    if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {
+      throw new RangeError(`niceness must be an integer from 0 to 19, got ${String(options.niceness)}`)
+    }
     this.threads = options.threads
     this.core = options.core
     this.duty = duty
-    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, duty }
+    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, duty, niceness }
     this.#workers = Array.from({ length: options.threads }, () => this.#spawn(setup))
   }
 
