@@ -18,6 +18,9 @@ interface MinerConfig {
   threads: number
   /** percent of each PoW thread's time spent hashing, 1-100 (--mine-duty; core/pow/duty.ts) */
   duty: number
+  /** the PoW threads' scheduling niceness (config only; default MINER_NICENESS): 0 where a miner
+   *  must keep its hash rate on a busy machine — the test bed's duty-limited miners */
+  niceness: number
   /** payout wallet label in <dataDir>/wallets (default: the node wallet) */
   wallet: string
   /** payout to this wallet file's address instead (--miner-wallet); it may be encrypted: only
@@ -61,6 +64,7 @@ export default definePlugin<MinerConfig>({
       enabled: { type: 'boolean', default: true },
       threads: { type: 'integer', minimum: 0, maximum: 256, default: 0 },
       duty: { type: 'integer', minimum: MIN_DUTY, maximum: MAX_DUTY, default: MAX_DUTY },
+      niceness: { type: 'integer', minimum: 0, maximum: 19, default: MINER_NICENESS },
       wallet: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'node' },
       walletFile: { type: ['string', 'null'], minLength: 1, default: null },
       pace: { type: ['boolean', 'null'], default: null },
@@ -89,7 +93,7 @@ export default definePlugin<MinerConfig>({
     const syncWait = ctx.config.syncWaitSeconds ?? (ctx.params.name === 'devnet' ? 0 : DEFAULT_SYNC_WAIT_SECONDS)
     const cores = ctx.resolve('cores')
     // hashing yields to everything else the node does (docs/operator.md, --mine-threads)
-    const pool = new PowWorkerPool({ threads, core: cores.selection.pow, duty: ctx.config.duty, niceness: MINER_NICENESS })
+    const pool = new PowWorkerPool({ threads, core: cores.selection.pow, duty: ctx.config.duty, niceness: ctx.config.niceness })
     const miner = new Miner({
       params: ctx.params,
       chain: ctx.resolve('chain'),
@@ -113,7 +117,7 @@ export default definePlugin<MinerConfig>({
     })
     ctx.provide('miner', miner)
     ctx.onStart(() => {
-      ctx.logger.info({ threads, duty: ctx.config.duty, core: cores.selection.pow, payout: payout.address }, 'miner starting')
+      ctx.logger.info({ threads, duty: ctx.config.duty, niceness: ctx.config.niceness, core: cores.selection.pow, payout: payout.address }, 'miner starting')
       miner.start()
     })
     ctx.onClose(async () => {
