@@ -1,7 +1,9 @@
 // The measured hash rate (testbed/figures/hashrate.ts): hash counts sampled every poll turned into
 // mean rates over any span, per node and for the network, and the per-node figure of the run.
 import t from 'tap'
-import { formatHashRate, hashesAt, networkHashRate, nodeHashRate } from '../../testbed/figures/hashrate.ts'
+import { formatHashRate, hashesAt, hashRateSeries, networkHashRate, nodeHashRate } from '../../testbed/figures/hashrate.ts'
+import { computeFigures } from '../../testbed/figures/index.ts'
+import { htmlReport } from '../../testbed/report/html.ts'
 import type { HashSample, NodeRecord, Recording } from '../../testbed/figures/recording.ts'
 import { nodeFigures } from '../../testbed/figures/nodes.ts'
 
@@ -41,6 +43,23 @@ t.test('the network rate sums the nodes: a step that stops half the hash rate me
   t.equal(networkHashRate(recording([node(0), node(1)]), T0, T0 + 1000), null, 'no counts recorded (an older recording): null, not 0')
   const figures = nodeFigures(rec, 10, 10)
   t.same(figures.map((n) => n.hashRateMean), [1000, 500, 0, null], 'each node\'s mean over the run')
+})
+
+t.test('the rate over time, in buckets, and its plot in the HTML report', async (t) => {
+  const steady = counter(240, () => 1000)
+  const stops = counter(240, (s) => s < 120 ? 3000 : 0)
+  const rec = recording([node(0, { hashes: steady }), node(1, { hashes: stops }), node(2, { miner: false, hashes: counter(240, () => 0) })])
+  rec.marks.push({ t: T0 + 120_000, kind: 'mining', label: '+120 s mining off on nodes 1', nodes: [1] })
+  const series = hashRateSeries((a, b) => networkHashRate(rec, a, b), T0, T0 + 240_000, 60_000)
+  t.same(series, [[T0 + 60_000, 4000], [T0 + 120_000, 4000], [T0 + 180_000, 1000], [T0 + 240_000, 1000]])
+  t.same(hashRateSeries(() => null, T0, T0 + 60_000), [], 'no counts, no points')
+  const html = htmlReport(computeFigures(rec), rec)
+  t.match(html, /Hash rate over time, measured from the miners' hash counts/)
+  t.match(html, />network</)
+  t.match(html, />node 1</, 'a miner stopped before the end is plotted too')
+  t.notMatch(html, /NaN|undefined/)
+  const without = recording([node(0), node(1)])
+  t.notMatch(htmlReport(computeFigures(without), without), /Hash rate over time/, 'a recording without counts has no hash-rate plot')
 })
 
 t.test('rates print in kH/s or MH/s', async (t) => {

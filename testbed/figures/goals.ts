@@ -97,22 +97,21 @@ export interface RecoveryGoal extends GoalFigure {
   /** the mean interval over the target of each run of ROLLING_BLOCKS blocks after the step (does it stay back) */
   byTens: number[]
   /** the network's measured hash rate (hashes/s) in the HASH_RATE_WINDOW_MS before and after the
-   *  step, and after over before: the step that really happened (null: no hash counts recorded) */
+   *  step (less where the run's start or the next step is nearer), and after over before: the step that really happened (null: no hash counts recorded) */
   hashRateBefore: number | null
   hashRateAfter: number | null
   hashRateRatio: number | null
 }
 
 /** the network's measured hash rate around a step: means over the window before and after it */
-export interface HashRateStep { before: number | null; after: number | null }
+export interface HashRateStep { before: number | null; after: number | null; beforeSeconds: number; afterSeconds: number }
 
 /** the hash rate around the step at `stepT` (ms, the recording's clock): the window before it
  *  (from the run's start at the earliest) and after it (up to `untilT`, the next step or the end) */
 export function hashRateStep (rec: Recording, stepT: number, untilT: number, windowMs = HASH_RATE_WINDOW_MS): HashRateStep {
-  return {
-    before: networkHashRate(rec, Math.max(rec.start, stepT - windowMs), stepT),
-    after: networkHashRate(rec, stepT, Math.min(untilT, rec.end, stepT + windowMs))
-  }
+  const from = Math.max(rec.start, stepT - windowMs)
+  const to = Math.min(untilT, rec.end, stepT + windowMs)
+  return { before: networkHashRate(rec, from, stepT), after: networkHashRate(rec, stepT, to), beforeSeconds: (stepT - from) / 1000, afterSeconds: (to - stepT) / 1000 }
 }
 
 /** the first `mining … off` step: when the network's hash rate drops */
@@ -122,7 +121,7 @@ export function hashRateDrop (marks: readonly Mark[]): Mark | null {
 
 /** blocks until the rolling interval is back inside 0.8–1.25× the target after the step at `stepMs`
  *  (ms after the run's start), counting the intervals that ended before `untilMs` (the next step) */
-export function recoveryGoal (series: readonly Interval[], targetSeconds: number, stepMs: number | null, untilMs = Infinity, window = ROLLING_BLOCKS, hashRate: HashRateStep = { before: null, after: null }): RecoveryGoal {
+export function recoveryGoal (series: readonly Interval[], targetSeconds: number, stepMs: number | null, untilMs = Infinity, window = ROLLING_BLOCKS, hashRate: HashRateStep = { before: null, after: null, beforeSeconds: 0, afterSeconds: 0 }): RecoveryGoal {
   const hashRateRatio = hashRate.before === null || hashRate.after === null || hashRate.before === 0 ? null : hashRate.after / hashRate.before
   const base = { name: 'after the network\'s hash rate halves', goal: `back inside ${RECOVERY_BAND[0]}–${RECOVERY_BAND[1]}× within ${RECOVERY_GOAL_BLOCKS} blocks`, hashRateBefore: hashRate.before, hashRateAfter: hashRate.after, hashRateRatio }
   const none = { blocks: null, beforeOverTarget: null, afterOverTarget: null, peakOverTarget: null, byTens: [], value: null }
@@ -138,7 +137,7 @@ export function recoveryGoal (series: readonly Interval[], targetSeconds: number
   const byTens: number[] = []
   for (let i = 0; i + window <= after.length; i += window) byTens.push((mean(after.slice(i, i + window)) as number) / targetSeconds)
   const left = peakOverTarget !== null && peakOverTarget > RECOVERY_BAND[1]
-  const step = hashRateRatio === null ? 'hash rate not recorded' : `hash rate ${formatHashRate(hashRate.before)} → ${formatHashRate(hashRate.after)} (${x(hashRateRatio)}, measured over the ${HASH_RATE_WINDOW_MS / 1000} s before and after the step)`
+  const step = hashRateRatio === null ? 'hash rate not recorded' : `hash rate ${formatHashRate(hashRate.before)} → ${formatHashRate(hashRate.after)} (${x(hashRateRatio)}; means over the ${Math.round(hashRate.beforeSeconds)} s before the step and the ${Math.round(hashRate.afterSeconds)} s after it)`
   const measured = `${blocks === null ? `not back in ${after.length} blocks` : `${blocks} blocks`}; ${step}; interval ${x(beforeOverTarget)} of target in the ${window} blocks before the step; by ${window}s after it ${byTens.map((v) => x(v)).join(' · ')}; rolling peak ${x(peakOverTarget)}`
   if (rolling.length === 0) return { ...base, ...none, beforeOverTarget, afterOverTarget, measured, verdict: 'not measured', note: `fewer than ${window} blocks between the step and the next` }
   const note = [

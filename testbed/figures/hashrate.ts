@@ -42,4 +42,14 @@ export function networkHashRate (rec: Recording, from: number, to: number): numb
   return sum
 }
 
+/** mean rates over consecutive `bucketMs` spans from `from` to `to`: [ms at the span's end, hashes/s] */
+export function hashRateSeries (rate: (a: number, b: number) => number | null, from: number, to: number, bucketMs = 10_000): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (let a = from; a + bucketMs <= to; a += bucketMs) {
+    const r = rate(a, a + bucketMs)
+    if (r !== null) out.push([a + bucketMs, r])
+  }
+  return out
+}
+
 export const formatHashRate = (h: number | null): string => h === null ? '-' : h >= 1e6 ? `${(h / 1e6).toFixed(2)} MH/s` : `${(h / 1e3).toFixed(0)} kH/s`
