@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { setPriority } from 'node:os'
 import { getPowCore } from './pow-core.ts'
-import { DutyCycle, threadDutyClock } from './duty.ts'
+import { DutyCycle, MAX_DUTY, threadDutyClock } from './duty.ts'
 import type { WorkerReply, WorkerSearch, WorkerSetup } from './worker-pool.ts'
 
 const CHUNK_TARGET_MS = 3
@@ -25,7 +25,7 @@ const core = getPowCore(setup.core)
 const triedTotal = new BigInt64Array(setup.tried)
 let chunk = MIN_CHUNK // carried across searches: it tracks this thread's hash rate
 // carried across searches too: the gap between two is rest already taken
-const duty = setup.duty < 100 ? new DutyCycle(setup.duty, threadDutyClock()) : null
+const duty = setup.duty < MAX_DUTY ? new DutyCycle(setup.duty, threadDutyClock()) : null
 
 function post (reply: WorkerReply): void { parentPort!.postMessage(reply) }
 

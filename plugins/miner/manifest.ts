@@ -92,7 +92,7 @@ export default definePlugin<MinerConfig>({
     const peers = ctx.tryResolve('peers')
     const syncWait = ctx.config.syncWaitSeconds ?? (ctx.params.name === 'devnet' ? 0 : DEFAULT_SYNC_WAIT_SECONDS)
     const cores = ctx.resolve('cores')
-    // hashing yields to everything else the node does (docs/operator.md, --mine-threads)
+    // by default (nice 19) hashing yields to everything else the node does (docs/operator.md, --mine-threads)
     const pool = new PowWorkerPool({ threads, core: cores.selection.pow, duty: ctx.config.duty, niceness: ctx.config.niceness })
     const miner = new Miner({
       params: ctx.params,
