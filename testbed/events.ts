@@ -31,6 +31,8 @@ export interface ProbeState {
   mempool: number
   mining: boolean
   hash_rate: number
+  /** hashes the miner computed since this process started (MinerService.hashesTried; 0: not mining) */
+  hashes: number
   blocks_mined: number
   /** received compact blocks by how they were rebuilt (null: the peers service does not count them) */
   compact: CompactRelayCounts | null

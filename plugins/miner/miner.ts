@@ -84,6 +84,8 @@ export class Miner implements MinerService {
     }
   }
 
+  hashesTried (): number { return this.#o.pool.hashesTried }
+
   start (): void { this.#loop ??= this.#run() }
 
   async stop (): Promise<void> {

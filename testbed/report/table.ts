@@ -2,6 +2,7 @@
 import type { Figures } from '../figures/index.ts'
 import type { Summary } from '../figures/stats.ts'
 import { goalList } from '../figures/goals.ts'
+import { formatHashRate } from '../figures/hashrate.ts'
 
 const ms = (v: number | null): string => v === null ? '-' : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`
 const sec = (v: number | null): string => v === null ? '-' : `${v.toFixed(2)} s`
@@ -33,13 +34,13 @@ export function figuresTable (f: Figures): string {
       `         ${g.measured}${g.note === '' ? '' : ` — ${g.note}`}`
     ]),
     '',
-    'node  miner  sent       per block   per tx     RSS max    CPU      hash rate   crashes'
+    'node  miner  sent       per block   per tx     RSS max    CPU      hash rate (run mean)  crashes'
   ]
   for (const n of f.nodes) {
     lines.push([
       String(n.node).padEnd(5), (n.miner ? 'yes' : 'no').padEnd(6), kib(n.bytesSent).padEnd(10), kib(n.bytesPerBlock).padEnd(11), kib(n.bytesPerTx).padEnd(10),
       (n.rssMaxMiB === null ? '-' : `${n.rssMaxMiB.toFixed(0)} MiB`).padEnd(10), (n.cpuPercent === null ? '-' : `${n.cpuPercent.toFixed(0)}%`).padEnd(8),
-      (n.hashRate > 0 ? `${(n.hashRate / 1e6).toFixed(2)} MH/s` : '-').padEnd(11), String(n.crashes.length)
+      (n.hashRateMean !== null ? (n.hashRateMean > 0 ? formatHashRate(n.hashRateMean) : '-') : n.hashRate > 0 ? `${formatHashRate(n.hashRate)} (last)` : '-').padEnd(21), String(n.crashes.length)
     ].join(' '))
   }
   return lines.join('\n')

@@ -77,9 +77,9 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       mkdirSync(dataDir, { mode: 0o700 })
       const mine = i < s.miners
       if (mine) writeWalletFile(path.join(dataDir, 'wallets', 'node.json'), minerWallet(s.seed, i))
-      nodes.push(new TestbedNode({ index: i, network: s.network, dataDir, logFile: path.join(o.outDir, 'logs', `node${i}.log`), ports: ports[i] as TestbedNode['spec']['ports'], peers: peersOf[i] ?? [], mine }))
+      nodes.push(new TestbedNode({ index: i, network: s.network, dataDir, logFile: path.join(o.outDir, 'logs', `node${i}.log`), ports: ports[i] as TestbedNode['spec']['ports'], peers: peersOf[i] ?? [], mine, mineDuty: s.mineDuty }))
     }
-    o.log(`testbed: ${s.nodes} nodes (${s.miners} mining), ${s.topology}, ${topology.length} links, ${s.latencyMs} ms ± ${s.jitterMs} ms; data in ${dataRoot}`)
+    o.log(`testbed: ${s.nodes} nodes (${s.miners} mining${s.mineDuty < 100 ? ` at duty ${s.mineDuty}%` : ''}), ${s.topology}, ${topology.length} links, ${s.latencyMs} ms ± ${s.jitterMs} ms; data in ${dataRoot}`)
     const marks: Mark[] = []
     const mark = (kind: Mark['kind'], label: string, nodeList?: number[], peer?: string): void => { marks.push({ t: Date.now(), kind, label, nodes: nodeList, peer }); o.log(`  ${label}`) }
 
@@ -159,6 +159,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         exits: n.exits.filter((e) => e.t >= start && e.t <= end),
         bytesSent: shaper.bytesSent(n.index),
         hashRate: hashRates.get(n.index) ?? 0,
+        hashes: collector.hashes[n.index] ?? [],
         compact: collector.compact(n.index)
       })),
       links: topology.map(([a, b]) => [a, b]),
