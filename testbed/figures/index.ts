@@ -25,7 +25,7 @@ export interface Figures {
   nodes: NodeFigures[]
   rogues: RogueFigures[]
   crashes: number
-  /** the test bed's own event-loop lag (its links are as exact as this), null before it was recorded */
+  /** the links' thread's event-loop lag (every link delay is as exact as this), null before it was recorded */
   loopLagMs: NonNullable<Recording['loopLagMs']> | null
   /** issue 28's goals, each with its verdict */
   goals: Goals

@@ -42,7 +42,7 @@ export interface Recording {
   finalChain: ChainBlock[]
   /** transaction ids pending in any node's mempool at the end */
   pending: string[]
-  /** how late the test bed's own event loop ran its timers during the run (ms): the links'
-   *  delays are only as exact as this (absent in recordings before it was measured) */
+  /** how late the links' thread ran its timers during the run (ms): every link delay is only
+   *  as exact as this (absent in recordings before it was measured) */
   loopLagMs?: { p50: number; p99: number; max: number }
 }

@@ -22,7 +22,7 @@ export function figuresTable (f: Figures): string {
     ...(f.intervals.phases.length > 0 ? [`  by phase                       ${f.intervals.phases.map((p) => `${p.fromSeconds.toFixed(0)}-${p.toSeconds.toFixed(0)} s ${sec(p.meanSeconds)} (n=${p.n})`).join(' · ')}`] : []),
     `reorgs                           ${f.reorgs.count}, deepest ${f.reorgs.maxDepth} (by depth: ${JSON.stringify(f.reorgs.depths)})`,
     `links bypassed                   ${f.nodes.reduce((s, n) => s + n.bypassConnections, 0)} peer connections to a node's own p2p port (must be 0)`,
-    ...(f.loopLagMs === null ? [] : [`test bed's own lag               p50 ${f.loopLagMs.p50.toFixed(1)} ms · p99 ${f.loopLagMs.p99.toFixed(1)} ms · max ${ms(f.loopLagMs.max)} (its event loop: every link delay and count is late by this)`]),
+    ...(f.loopLagMs === null ? [] : [`links' own lag                   p50 ${f.loopLagMs.p50.toFixed(1)} ms · p99 ${f.loopLagMs.p99.toFixed(1)} ms · max ${ms(f.loopLagMs.max)} (the links' thread: a link delay can be late by this)`]),
     ...f.heals.map((h) => `one tip after heal               ${h.ms === null ? 'never' : ms(h.ms)}`),
     ...f.rogues.map((r) => `rogue peer at node ${r.node}             ${r.admitted ? 'let in' : 'never let in'}, ${r.droppedAfterMs === null ? 'never dropped' : `dropped after ${ms(r.droppedAfterMs)}`}`),
     `transactions                     ${f.txs.accepted} accepted: ${f.txs.confirmedOnce} confirmed once, ${f.txs.confirmedTwice} twice, ${f.txs.dropped} dropped ${JSON.stringify(f.txs.droppedReasons)}, ${f.txs.pending} pending, ${f.txs.lost} LOST`,

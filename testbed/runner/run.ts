@@ -1,7 +1,6 @@
 // Runs a scenario: builds the network (nodes, relays), plays the steps at their times, lets the
 // network settle, gathers the recording and computes the figures. Everything it made (processes,
 // data dirs) is removed however it ends; the report and the nodes' logs stay in `outDir`.
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import os from 'node:os'
 import path from 'node:path'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -12,7 +11,8 @@ import type { Wallet } from '../../core/chain/wallet.ts'
 import { writeWalletFile } from '../../core/kernel/wallet-file.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { links, parseTopology } from '../topology.ts'
-import { Shaper } from '../shaper/shaper.ts'
+import { ShaperThread } from '../shaper/shaper-thread.ts'
+import { bytesSentBy } from '../shaper/shaper.ts'
 import { freePort } from '../node/ports.ts'
 import { TestbedNode } from '../node/node-process.ts'
 import { Collector } from './collector.ts'
@@ -50,7 +50,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
   const random = seededRandom(s.seed)
   const dataRoot = mkdtempSync(path.join(os.tmpdir(), 'ledger-testbed-'))
   mkdirSync(path.join(o.outDir, 'logs'), { recursive: true })
-  const shaper = new Shaper()
+  const shaper = new ShaperThread()
   const nodes: TestbedNode[] = []
   const rogues = new Set<RogueRun>()
   const load = new LoadGenerator(params.chainId, nodes, Array.from({ length: s.miners }, (_, i) => minerWallet(s.seed, i)), random)
@@ -69,7 +69,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     const peersOf: string[][] = Array.from({ length: s.nodes }, () => [])
     const base = linkSettings({ latencyMs: s.latencyMs, jitterMs: s.jitterMs, bandwidth: s.bandwidth })
     for (const [a, b] of topology) {
-      const relayPort = await shaper.add([a, b], ports[b]?.p2p as number, random, base)
+      const relayPort = await shaper.add([a, b], ports[b]?.p2p as number, Math.floor(random() * 2 ** 32), base)
       peersOf[a]?.push(`127.0.0.1:${relayPort}`)
     }
     for (let i = 0; i < s.nodes; i++) {
@@ -100,8 +100,6 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       await sleep(250)
     }
     const collector = new Collector(nodes)
-    const lag = monitorEventLoopDelay({ resolution: 1 })
-    lag.enable()
     const start = Date.now()
     mark('start', `t=0: ${nodes.filter((n) => n.running).length} nodes up`)
     const polling = { on: true }
@@ -134,7 +132,6 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     polling.on = false
     await poller
     await collector.poll()
-    lag.disable()
     const end = Date.now()
     const finalChain = await bestChain(nodes)
     const pending = new Set<string>()
@@ -144,6 +141,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       hashRates.set(n.index, await n.state().then((st) => st.hash_rate, () => 0))
     }
     await Promise.all(nodes.map(async (n) => { await n.stop() }))
+    const linkViews = await shaper.view()
     const recording: Recording = {
       scenario: s.name,
       targetSeconds: params.blockTimeTarget,
@@ -157,7 +155,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         events: collector.events[n.index] ?? [],
         samples: collector.samples[n.index] ?? [],
         exits: n.exits.filter((e) => e.t >= start && e.t <= end),
-        bytesSent: shaper.bytesSent(n.index),
+        bytesSent: bytesSentBy(linkViews, n.index),
         hashRate: hashRates.get(n.index) ?? 0,
         hashes: collector.hashes[n.index] ?? [],
         compact: collector.compact(n.index)
@@ -166,8 +164,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       marks,
       finalChain,
       pending: [...pending],
-      // the histogram counts in ns, beyond the 1 ms sampling resolution
-      loopLagMs: { p50: Math.max(0, lag.percentile(50) / 1e6 - 1), p99: Math.max(0, lag.percentile(99) / 1e6 - 1), max: Math.max(0, lag.max / 1e6 - 1) }
+      loopLagMs: await shaper.lag()
     }
     return { recording, load: load.stats, dataRoot }
   } finally {
