@@ -113,4 +113,6 @@ t.test('the links on their own thread: delayed, counted per node, cut by partiti
   t.equal((await roundTrip(again, Buffer.from('hi'))).back.toString(), 'hi', 'healed')
   const lag = await shaper.lag()
   t.ok(lag.p50 >= 0 && lag.p99 >= lag.p50 && lag.max >= lag.p99, 'its own event-loop lag, in order')
+  await shaper.resetLag()
+  t.ok((await shaper.lag()).max <= lag.max, 'counted again from the reset')
 })

@@ -100,6 +100,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       await sleep(250)
     }
     const collector = new Collector(nodes)
+    await shaper.resetLag()
     const start = Date.now()
     mark('start', `t=0: ${nodes.filter((n) => n.running).length} nodes up`)
     const polling = { on: true }

@@ -12,6 +12,7 @@ export type ShaperRequest = { id: number } & (
   | { op: 'set'; indexes: number[]; change: Partial<LinkSettings> }
   | { op: 'view' }
   | { op: 'lag' }
+  | { op: 'resetLag' }
   | { op: 'close' }
 )
 export type ShaperReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }
@@ -78,7 +79,11 @@ export class ShaperThread {
   /** bytes `node` sent over all its links */
   async bytesSent (node: number): Promise<number> { return bytesSentBy(await this.view(), node) }
 
+  /** how late the links' thread ran its timers since it started, or since `resetLag` */
   async lag (): Promise<LinkLag> { return await this.#call('lag', {}) as LinkLag }
+
+  /** starts the lag figure again (the run's clock starts: the nodes' boot is not the run) */
+  async resetLag (): Promise<void> { await this.#call('resetLag', {}) }
 
   /** closes every link and ends the thread */
   async close (): Promise<void> {

@@ -19,6 +19,9 @@ async function handle (req: ShaperRequest): Promise<unknown> {
     case 'lag':
       // the histogram counts in ns, from a 1 ms sampling timer
       return { p50: Math.max(0, lag.percentile(50) / 1e6 - 1), p99: Math.max(0, lag.percentile(99) / 1e6 - 1), max: Math.max(0, lag.max / 1e6 - 1) }
+    case 'resetLag':
+      lag.reset()
+      return null
     case 'close':
       lag.disable()
       await shaper.close()
