@@ -116,6 +116,18 @@ export interface PeerService {
   traffic?(): PeerTraffic
   /** how the compact blocks this node received were rebuilt (the test bed's probe sums them) */
   compactStats?(): CompactRelayCounts
+  /** what this node sent at the application level, by protocol and per recent block (operator metrics, the test bed's probe) */
+  sentBytes?(): SentBytesSnapshot
+}
+
+/** Bytes this node handed to its p2p streams since it started (noise and yamux framing not
+ *  counted: PeerTraffic has those), by protocol label, and per recent block the bytes it sent to
+ *  relay that block (docs/p2p.md "Sent bytes"). */
+export interface SentBytesSnapshot {
+  /** label → bytes: a request/response method (`status`, `blocktxn`, …), `gossip/<topic>`, `gossip/control`, `identify`, `identify-push`, `ping`, `other` */
+  protocols: Record<string, number>
+  /** block hash → bytes (the most recent blocks only) */
+  blocks: Record<string, number>
 }
 
 /** Received compact blocks by how they were rebuilt: from the mempool alone, after asking for
