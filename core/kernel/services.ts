@@ -120,12 +120,22 @@ export interface PeerService {
   sentBytes?(): SentBytesSnapshot
 }
 
+/** What the p2p plugin counts sent bytes under: its request/response methods, each gossip
+ *  topic, gossip control (subscriptions, IHAVE/IWANT/GRAFT/PRUNE/IDONTWANT), libp2p's identify
+ *  and ping, and `other` (a fixed set: nothing a peer sends adds a label). */
+export const SENT_BYTES_PROTOCOLS = [
+  'status', 'headers', 'blocks', 'blocktxn', 'txinv', 'gettx',
+  'gossip/cmpctblock', 'gossip/blocks', 'gossip/txs', 'gossip/control',
+  'identify', 'identify-push', 'ping', 'other'
+] as const
+export type SentBytesProtocol = typeof SENT_BYTES_PROTOCOLS[number]
+
 /** Bytes this node handed to its p2p streams since it started (noise and yamux framing not
  *  counted: PeerTraffic has those), by protocol label, and per recent block the bytes it sent to
  *  relay that block (docs/p2p.md "Sent bytes"). */
 export interface SentBytesSnapshot {
-  /** label → bytes: a request/response method (`status`, `blocktxn`, …), `gossip/<topic>`, `gossip/control`, `identify`, `identify-push`, `ping`, `other` */
-  protocols: Record<string, number>
+  /** label → bytes (labels with nothing sent may be absent) */
+  protocols: Partial<Record<SentBytesProtocol, number>>
   /** block hash → bytes (the most recent blocks only) */
   blocks: Record<string, number>
 }

@@ -6,7 +6,7 @@
 // (our protocols, our topics, libp2p's own protocols, `other`): nothing a peer sends can grow
 // the operator's scrape.
 import type { NetworkParams } from '../../core/chain/params.ts'
-import type { SentBytesSnapshot } from '../../core/kernel/services.ts'
+import type { SentBytesProtocol, SentBytesSnapshot } from '../../core/kernel/services.ts'
 import { parseBlocksRequest, parseBlockTxnRequest, protocolId, topics } from './protocol.ts'
 import type { Method } from './protocol.ts'
 import { splitRpcFrame } from './gossip-bytes.ts'
@@ -15,11 +15,11 @@ import { LruMap } from './peer-budget.ts'
 
 const METHODS: readonly Method[] = ['status', 'headers', 'blocks', 'blocktxn', 'txinv', 'gettx']
 /** libp2p's own protocols this node runs (identify, its push, ping) by their short names */
-const LIBP2P_PROTOCOLS: ReadonlyMap<string, string> = new Map([['/ipfs/id/1.0.0', 'identify'], ['/ipfs/id/push/1.0.0', 'identify-push'], ['/ipfs/ping/1.0.0', 'ping']])
+const LIBP2P_PROTOCOLS: ReadonlyMap<string, SentBytesProtocol> = new Map([['/ipfs/id/1.0.0', 'identify'], ['/ipfs/id/push/1.0.0', 'identify-push'], ['/ipfs/ping/1.0.0', 'ping']])
 const MESHSUB = '/meshsub/'
-export const GOSSIP_CONTROL = 'gossip/control'
+const GOSSIP_CONTROL = 'gossip/control'
 /** a protocol id outside the sets above (none today: the node registers and dials only those) */
-export const OTHER_PROTOCOL = 'other'
+const OTHER_PROTOCOL = 'other'
 /** recent blocks whose relay bytes are kept (a test bed run of an hour holds ~720 at 5 s) */
 export const SENT_BLOCKS_KEPT = 2048
 
@@ -48,10 +48,10 @@ export interface SentBytesOptions {
 export class SentBytes {
   readonly #o: SentBytesOptions
   /** protocol id → label; gossip topic → label */
-  readonly #protocols = new Map<string, string>()
-  readonly #topics = new Map<string, string>()
+  readonly #protocols = new Map<string, SentBytesProtocol>()
+  readonly #topics = new Map<string, SentBytesProtocol>()
   readonly #compactTopic: string
-  readonly #totals = new Map<string, number>()
+  readonly #totals = new Map<SentBytesProtocol, number>()
   readonly #blocks: LruMap<number>
 
   constructor (o: SentBytesOptions) {
@@ -63,11 +63,11 @@ export class SentBytes {
     this.#blocks = new LruMap(o.maxBlocks ?? SENT_BLOCKS_KEPT)
   }
 
-  #label (protocol: string): string {
+  #label (protocol: string): SentBytesProtocol {
     return this.#protocols.get(protocol) ?? LIBP2P_PROTOCOLS.get(protocol) ?? (protocol.startsWith(MESHSUB) ? GOSSIP_CONTROL : OTHER_PROTOCOL)
   }
 
-  #add (label: string, bytes: number): void { this.#totals.set(label, (this.#totals.get(label) ?? 0) + bytes) }
+  #add (label: SentBytesProtocol, bytes: number): void { this.#totals.set(label, (this.#totals.get(label) ?? 0) + bytes) }
 
   /** a stream of `protocol` was negotiated: what this side sent to agree on it */
   negotiated (protocol: string): void { this.#add(this.#label(protocol), negotiationBytes(protocol)) }

@@ -11,10 +11,10 @@ import { encodeCompact } from '../../../plugins/p2p/compact.ts'
 import { encodeHeader } from '../../../core/chain/header.ts'
 import { encodeJson, protocolId } from '../../../plugins/p2p/protocol.ts'
 import { negotiationBytes } from '../../../plugins/p2p/sent-bytes.ts'
-import type { SentBytesSnapshot } from '../../../core/kernel/services.ts'
+import type { SentBytesProtocol, SentBytesSnapshot } from '../../../core/kernel/services.ts'
 
 const quiet = { statusIntervalMs: 600_000 }
-const delta = (after: SentBytesSnapshot, before: SentBytesSnapshot, label: string): number => (after.protocols[label] ?? 0) - (before.protocols[label] ?? 0)
+const delta = (after: SentBytesSnapshot, before: SentBytesSnapshot, label: SentBytesProtocol): number => (after.protocols[label] ?? 0) - (before.protocols[label] ?? 0)
 const nego = (method: 'txinv' | 'gettx' | 'blocktxn'): number => negotiationBytes(protocolId(params, method))
 const framed = (payload: Uint8Array): number => 4 + payload.length
 
