@@ -155,7 +155,8 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         exits: n.exits.filter((e) => e.t >= start && e.t <= end),
         bytesSent: shaper.bytesSent(n.index),
         hashRate: hashRates.get(n.index) ?? 0,
-        compact: collector.compact(n.index)
+        compact: collector.compact(n.index),
+        sent: collector.sent(n.index)
       })),
       links: topology.map(([a, b]) => [a, b]),
       marks,
