@@ -5,6 +5,7 @@ import type { CompactRelayCounts, SentBytesSnapshot } from '../core/kernel/servi
 
 export type NodeEvent =
   | { t: number; type: 'block_seen'; hash: string; height: number; parent: string; peer: string }
+  | { t: number; type: 'block_relayed'; hash: string; height: number; peer: string; relay_ms: number; rebuilt: 'held' | 'request' | 'whole' }
   | { t: number; type: 'block_connected'; hash: string; height: number; parent: string; miner: string; reorg: boolean; syncing: boolean; txs: number }
   | { t: number; type: 'block_disconnected'; hash: string; height: number }
   | { t: number; type: 'block_mined'; hash: string; height: number }

@@ -54,6 +54,18 @@ export interface PeerEvent { peerId: string; address: string }
  *  keeps the first time it saw an id */
 export interface PeerItemEvent { kind: 'block' | 'tx'; id: string; peerId: string; height?: number; previousHash?: string }
 
+/** a peer's block this node passed on (gossip Accept) once its work, linkage, envelope and
+ *  rebuilt body checked out, before the chain applied it: `relayMs` is the time inside this
+ *  node from its arrival (the test bed splits propagation into links and relaying nodes) */
+export interface BlockRelayedEvent {
+  hash: string
+  height: number
+  peerId: string
+  relayMs: number
+  /** how its transactions were found: all held here, some asked of the peer (blocktxn), or the whole block fetched */
+  rebuilt: 'held' | 'request' | 'whole'
+}
+
 export interface EntropyStatusEvent { reachable: boolean; source: string | null; reason: string | null }
 
 export function createHooks () {
@@ -90,6 +102,8 @@ export function createHooks () {
 
     /** a block (its work checked) or a transaction arrived from a peer, before the other rules */
     peerItemReceived: new SyncHook<[PeerItemEvent]>(['item']),
+    /** a peer's block was passed on to this node's other peers, before the chain applied it */
+    blockRelayed: new SyncHook<[BlockRelayedEvent]>(['relayed']),
     peerConnected: new SyncHook<[PeerEvent]>(['peer']),
     peerDisconnected: new SyncHook<[PeerEvent]>(['peer'])
   }
@@ -134,6 +148,7 @@ export const HOOK_OWNERS: Readonly<Record<keyof CoreHooks, 'kernel' | readonly s
   blockMined: ['miner'],
   entropyStatus: ['entropy'],
   peerItemReceived: ['peers'],
+  blockRelayed: ['peers'],
   peerConnected: ['peers'],
   peerDisconnected: ['peers']
 }

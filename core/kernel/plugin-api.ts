@@ -7,7 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import semver from 'semver'
 
-export const PLUGIN_API_VERSION = '1.0.0'
+export const PLUGIN_API_VERSION = '1.1.0'
 
 /** ledger-node's package version, which a plugin package's peerDependencies range names */
 export function nodePackageVersion (): string {

@@ -3,6 +3,7 @@
 // shared stop flag between chunks; chunks are sized to take about CHUNK_TARGET_MS, which is
 // how quickly an abort is noticed.
 import { parentPort, workerData } from 'node:worker_threads'
+import { setPriority } from 'node:os'
 import { getPowCore } from './pow-core.ts'
 import type { WorkerReply, WorkerSearch, WorkerSetup } from './worker-pool.ts'
 
@@ -12,6 +13,11 @@ const MAX_CHUNK = 1 << 16
 const NONCE_LIMIT = 2 ** 53
 
 const setup = workerData as WorkerSetup
+// pid 0 is this thread on Linux (nice is per thread there). Where a platform refuses, the
+// thread hashes at normal priority: slower relays on a busy machine, never a failed miner.
+if (setup.niceness > 0) {
+  try { setPriority(0, setup.niceness) } catch { /* not permitted here: normal priority */ }
+}
 // the pool's kernel chose this core; the name crossed the thread boundary in workerData
 const core = getPowCore(setup.core)
 const triedTotal = new BigInt64Array(setup.tried)

@@ -11,6 +11,10 @@ export interface PowWorkerPoolOptions {
   threads: number
   /** the kernel's PoW core (its `cores.pow`); each worker looks it up by this name */
   core: PowCoreName
+  /** the workers' scheduling niceness, 0 (default) to 19 (lowest): a miner runs its threads at
+   *  19, as cpuminer does, so the node's own threads (relay, validation, the API) never queue
+   *  behind hashing on a busy machine; a benchmark keeps 0. Linux sets it per thread. */
+  niceness?: number
 }
 
 export interface PoolSearchRequest {
@@ -31,7 +35,7 @@ export interface PoolSearchResult {
 }
 
 // Messages between the pool and pow-worker.ts.
-export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer }
+export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; niceness: number }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
@@ -77,9 +81,13 @@ export class PowWorkerPool {
     if (!Object.hasOwn(POW_CORES, options.core)) {
       throw new RangeError(`core must be one of ${Object.keys(POW_CORES).join(', ')}, got ${String(options.core)}`)
     }
+    const niceness = options.niceness ?? 0
+    if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {
+      throw new RangeError(`niceness must be an integer from 0 to 19, got ${String(options.niceness)}`)
+    }
     this.threads = options.threads
     this.core = options.core
-    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer }
+    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, niceness }
     this.#workers = Array.from({ length: options.threads }, () => this.#spawn(setup))
   }
 

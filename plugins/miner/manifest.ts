@@ -26,6 +26,9 @@ interface MinerConfig {
   syncWaitSeconds: number | null
 }
 
+/** the lowest scheduling priority: hashing takes only the CPU nothing else of the node wants */
+export const MINER_NICENESS = 19
+
 /** Bitcoin Core-like: no block on a stale tip while peers may still have a better chain */
 export const DEFAULT_SYNC_WAIT_SECONDS = 30
 
@@ -81,7 +84,8 @@ export default definePlugin<MinerConfig>({
     const peers = ctx.tryResolve('peers')
     const syncWait = ctx.config.syncWaitSeconds ?? (ctx.params.name === 'devnet' ? 0 : DEFAULT_SYNC_WAIT_SECONDS)
     const cores = ctx.resolve('cores')
-    const pool = new PowWorkerPool({ threads, core: cores.selection.pow })
+    // hashing yields to everything else the node does (docs/operator.md, --mine-threads)
+    const pool = new PowWorkerPool({ threads, core: cores.selection.pow, niceness: MINER_NICENESS })
     const miner = new Miner({
       params: ctx.params,
       chain: ctx.resolve('chain'),

@@ -13,6 +13,8 @@ import type { Logger } from 'pino'
 import type { GossipSub, Message } from '@libp2p/gossipsub'
 import { TopicValidatorResult } from '@libp2p/gossipsub'
 import type { PeerId } from '@libp2p/interface'
+import { performance } from 'node:perf_hooks'
+import type { BlockRelayedEvent } from '../../core/kernel/hooks.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { NetworkParams } from '../../core/chain/params.ts'
@@ -68,6 +70,8 @@ export interface GossipOptions {
   onOrphan(peerId: string): void
   /** a block announcement arrived from a peer (first-seen timing) */
   onBlockReceived?(hash: string, peerId: string): void
+  /** a peer's compact block was accepted for relay (the time it spent here) */
+  onBlockRelayed?(relayed: BlockRelayedEvent): void
 }
 
 // Side blocks that could never win, which the chain refuses to store: cheap to make (a child
@@ -98,7 +102,7 @@ export interface CompactStats {
 }
 
 /** A block rebuilt (or produced) here, with its transactions' binary forms: what blocktxn serves before the chain stored it. */
-interface HeldBlock { block: Block; forms: Buffer[] }
+interface HeldBlock { block: Block; forms: Buffer[]; rebuilt: BlockRelayedEvent['rebuilt'] }
 
 /** How one compact announcement turned out before it is relayed. */
 type Rebuilt = HeldBlock | { fault: number; reason: string; code: string } | null
@@ -138,7 +142,7 @@ export class Gossip {
   announceBlock (block: Block): void {
     if (!this.#running || this.fromPeers.has(block.hash)) return
     const forms = block.transactions.map(encodeTx)
-    this.#held.set(block.hash, { block, forms })
+    this.#held.set(block.hash, { block, forms, rebuilt: 'held' })
     this.#publish(this.#o.topics.compact, encodeCompact(block, encodeHeader(block, this.#o.cores.sha3)))
   }
 
@@ -191,6 +195,7 @@ export class Gossip {
   // ---- compact blocks
 
   async #validateCompact (peer: PeerId, msg: Message): Promise<TopicValidatorResult> {
+    const arrived = performance.now()
     const peerId = peer.toString()
     const o = this.#o
     if (o.isBanned(peerId)) return TopicValidatorResult.Reject
@@ -233,9 +238,15 @@ export class Gossip {
     this.fromPeers.add(h.hash)
     this.#held.set(h.hash, built)
     const origin = msg.type === 'signed' ? msg.from.toString() : peerId
-    this.#apply(built, peerId, origin).catch((err: unknown) => {
-      o.logger.error({ err, hash: h.hash }, 'applying a relayed block failed')
-    }).finally(settle)
+    // Applying starts on the next turn of the event loop: the chain's first synchronous steps
+    // (format, attestation, encoding) would otherwise run before gossipsub forwards the
+    // announcement, adding their milliseconds to every hop.
+    setImmediate(() => {
+      this.#apply(built, peerId, origin).catch((err: unknown) => {
+        o.logger.error({ err, hash: h.hash }, 'applying a relayed block failed')
+      }).finally(settle)
+    })
+    o.onBlockRelayed?.({ hash: h.hash, height: h.height, peerId, relayMs: performance.now() - arrived, rebuilt: built.rebuilt })
     return TopicValidatorResult.Accept
   }
 
@@ -307,7 +318,7 @@ export class Gossip {
     }
     if (r.missing.length > 0) this.stats.withRequest++
     else this.stats.rebuilt++
-    return { block: assemble(c, txs), forms }
+    return { block: assemble(c, txs), forms, rebuilt: r.missing.length > 0 ? 'request' : 'held' }
   }
 
   /** Falls back to fetching the block (blocks/2) from the peer that announced it. */
@@ -336,7 +347,7 @@ export class Gossip {
     const forms = txFormsOfDecodedBlock(frame)
     if (forms === undefined) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: 'announced block has no transactions' }
     this.stats.wholeBlock++
-    return { block, forms }
+    return { block, forms, rebuilt: 'whole' }
   }
 
   /** Applies a relayed block; a body that fails is the originator's fault (relays could not check it). */

@@ -309,6 +309,7 @@ export class P2p implements PeerService {
       onPeerTx: (peerId) => { this.#notePeerTx(peerId) },
       // first arrival of a block (compact or whole) from a peer, once its work is checked
       onBlockReceived: (hash, peerId) => { o.hooks.peerItemReceived.call({ kind: 'block', id: hash, peerId }) },
+      onBlockRelayed: (relayed) => { o.hooks.blockRelayed.call(relayed) },
       // an orphan's status request back is rate-limited per peer: junk cannot make us ask
       onOrphan: (peerId) => {
         if (!this.#orphanStatus.take(peerId, 1)) return

@@ -29,6 +29,8 @@ function lineRecording (): Recording {
     const h = i + 1
     n0.push({ t, type: 'block_mined', hash: hash(h), height: h }, connected(t, h))
     n1.push({ t: t + 100 * h, type: 'block_seen', hash: hash(h), height: h, parent: hash(h - 1), peer: 'p0' }, connected(t + 100 * h + 5, h))
+    // node 1 relays each block on: h ms, rebuilt from what it held but for block 3
+    n1.push({ t: t + 100 * h + h, type: 'block_relayed', hash: hash(h), height: h, peer: 'p0', relay_ms: h, rebuilt: h === 3 ? 'request' : 'held' })
     n2.push({ t: t + 300 * h, type: 'block_seen', hash: hash(h), height: h, parent: hash(h - 1), peer: 'p1' }, connected(t + 300 * h + 5, h))
   })
   // a stale block of node 0 that node 1 saw, and a reorg of depth 1 on node 2
@@ -65,6 +67,8 @@ t.test('propagation, stale rate, intervals and reorgs', async (t) => {
   t.match(f.propagation.toAll, { n: 3, p50: 600, max: 900 })
   t.same(f.propagation.perHop.map((h) => [h.hops, h.delay.n, h.delay.p50]), [[1, 3, 200], [2, 3, 600]])
   t.equal(f.propagation.notReachedAll, 0)
+  t.match(f.propagation.inRelay, { n: 3, max: 3 }, 'the time inside the relaying node, every relay')
+  t.match(f.propagation.inRelayHeld, { n: 2, max: 2 }, 'those rebuilt without a round trip')
   t.match(f.stale, { mined: 4, onFinalChain: 3, stale: 1, rate: 0.25 })
   t.same(f.intervals.samples, [10, 10], 'intervals between blocks made during the run')
   t.match(f.intervals, { meanSeconds: 10, sigmaSeconds: 0, targetSeconds: 5 })

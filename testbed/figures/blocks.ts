@@ -20,6 +20,11 @@ export interface PropagationFigures {
   toAllSamples: number[]
   /** the toAll samples with the block's miner, in mining order (the hops-over-latency goal) */
   toAllBlocks: Array<{ miner: number; ms: number }>
+  /** ms a relaying node spent from a compact block's arrival to passing it on, every relay
+   *  (absent from recordings made before the probe timed it) */
+  inRelay: Summary
+  /** the same, for the relays that rebuilt the block from what they held (no round trip) */
+  inRelayHeld: Summary
 }
 
 /** first time each node had each block outside initial sync: hash → t, per node */
@@ -72,7 +77,11 @@ export function propagation (rec: Recording): PropagationFigures {
     if (missing) notReachedAll++
     else { toAll.push(worst); toAllBlocks.push({ miner: b.miner, ms: worst }) }
   }
+  const relayed = rec.nodes.flatMap((n) => n.events.filter((e) => e.type === 'block_relayed' && e.t >= rec.start && !inWindow(e.t, windows)))
+  const relayMs = (held: boolean): number[] => relayed.flatMap((e) => e.type === 'block_relayed' && (!held || e.rebuilt === 'held') ? [e.relay_ms] : [])
   return {
+    inRelay: summarize(relayMs(false)),
+    inRelayHeld: summarize(relayMs(true)),
     toAll: summarize(toAll),
     perNode: summarize(perNode),
     perHop: [...perHop.entries()].sort((a, b) => a[0] - b[0]).map(([hops, xs]) => ({ hops, delay: summarize(xs) })),

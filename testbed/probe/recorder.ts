@@ -32,6 +32,9 @@ export class EventRecorder {
       if (item.kind === 'block') this.#push({ t: now(), type: 'block_seen', hash: item.id, height: item.height ?? -1, parent: item.previousHash ?? '', peer: item.peerId })
       else this.#push({ t: now(), type: 'tx_seen', id: item.id, peer: item.peerId })
     })
+    hooks.blockRelayed.tap(name, (r) => {
+      this.#push({ t: now(), type: 'block_relayed', hash: r.hash, height: r.height, peer: r.peerId, relay_ms: r.relayMs, rebuilt: r.rebuilt })
+    })
     hooks.blockConnected.tap(name, ({ block, reorg, syncing }) => {
       this.#push({ t: now(), type: 'block_connected', hash: block.hash, height: block.height, parent: block.previous_hash, miner: block.miner, reorg, syncing, txs: block.transactions.length - 1 })
     })

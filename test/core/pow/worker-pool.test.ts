@@ -1,4 +1,6 @@
 import t from 'tap'
+import { readdirSync, readFileSync } from 'node:fs'
+import { getPriority } from 'node:os'
 import { seededBytes } from '../../helpers/random.ts'
 import { PowWorkerPool } from '../../../core/pow/worker-pool.ts'
 import { getPowCore, meetsTarget } from '../../../core/pow/pow-core.ts'
@@ -91,9 +93,36 @@ t.test('close stops a running search and the pool', async (t) => {
   await within(pool.close(), 1000, 'second close')
 })
 
+/** this process's threads by their niceness (Linux: /proc/self/task/<tid>/stat, field 19) */
+function threadsAtNice (nice: number): number {
+  let n = 0
+  for (const tid of readdirSync('/proc/self/task')) {
+    const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    if (Number(fields[16]) === nice) n++
+  }
+  return n
+}
+
+t.test('a pool with niceness 19 runs its workers, and only them, at the lowest priority', async (t) => {
+  t.equal(threadsAtNice(19), 0, 'no thread of this process is niced before')
+  const pool = new PowWorkerPool({ threads: 2, core: 'wasm', niceness: 19 })
+  t.teardown(async () => { await pool.close() })
+  const search = pool.search({ prefix: seededBytes('niced search', 264), target: IMPOSSIBLE })
+  await until(() => threadsAtNice(19) === 2, 20_000, 'both workers at nice 19')
+  t.equal(getPriority(), 0, 'the main thread keeps its priority')
+  await pool.close()
+  t.equal(await within(search, 1000, 'closed search'), null)
+  const plain = new PowWorkerPool({ threads: 1, core: 'wasm' })
+  t.teardown(async () => { await plain.close() })
+  await within(plain.search({ prefix: seededBytes('plain search', 264), target: zeros(1) }), 20_000, 'plain search')
+  t.equal(threadsAtNice(19), 0, 'a default pool does not nice its workers (the niced ones exited)')
+})
+
 t.test('bad options and requests are refused', async (t) => {
   t.throws(() => new PowWorkerPool({ threads: 0, core: 'wasm' }), RangeError)
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'gpu' as 'js' }), RangeError)
+  t.throws(() => new PowWorkerPool({ threads: 1, core: 'js', niceness: 20 }), /niceness must be an integer from 0 to 19, got 20/)
+  t.throws(() => new PowWorkerPool({ threads: 1, core: 'js', niceness: -1 }), RangeError)
   const pool = new PowWorkerPool({ threads: 1, core: 'js' })
   t.teardown(async () => { await pool.close() })
   await t.rejects(pool.search({ prefix: new Uint8Array(1), target: zeros(1), startNonce: -1 }), RangeError)

@@ -14,6 +14,7 @@ import { topics } from '../../../plugins/p2p/protocol.ts'
 import { encodeCompact } from '../../../plugins/p2p/compact.ts'
 import { encodeHeader } from '../../../core/chain/header.ts'
 import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
+import type { BlockRelayedEvent } from '../../../core/kernel/hooks.ts'
 
 t.test('a 100-transfer block whose transactions were announced crosses the link in under 5% of its size; each body once', async (t) => {
   // status polls far apart: the bytes measured are the relay's, not the poll's
@@ -64,6 +65,8 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
   t.teardown(() => a.stop())
   const b = await startP2pNode({ peers: [a.address] })
   t.teardown(() => b.stop())
+  const relayed: BlockRelayedEvent[] = []
+  b.node.kernel.hooks.blockRelayed.tap('test', (r) => { relayed.push(r) })
   await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
   const dev = devWallet()
   const txs = [0, 1, 2].map((n) => transfer(params, dev, generateWallet().address, 1, n, { withKey: n === 0 }))
@@ -82,6 +85,12 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
   await a.chain.processBlock(second, 'test')
   await waitFor('b to connect both', () => b.chain.tip().hash === second.hash)
   t.equal(b.p2p.score(a.p2p.peerId ?? ''), 0, 'no orphan charged to the honest announcer')
+  t.same(relayed.map((r) => [r.hash, r.height, r.peerId, r.rebuilt]), [
+    [block.hash, block.height, a.p2p.peerId, 'request'],
+    [first.hash, first.height, a.p2p.peerId, 'request'],
+    [second.hash, second.height, a.p2p.peerId, 'held']
+  ], 'each block passed on once, with how it was rebuilt (b never heard of the first two\'s transactions; the third has none)')
+  t.ok(relayed.every((r) => r.relayMs >= 0 && r.relayMs < 30_000), 'the time it spent here')
 })
 
 t.test('a block relayed on its proven work whose body then fails costs its originator, not the relay', async (t) => {
