@@ -19,7 +19,7 @@ t.test('every shipped scenario parses, with steps in time order', async (t) => {
   const p = loadScenario('partition')
   t.same(p.steps.filter((s) => s.do === 'partition').map((s) => s.do === 'partition' ? s.groups : []), [[[5, 0, 1], [2, 3, 4]]])
   t.same(loadScenario('late-join').late, [5])
-  t.match(loadScenario('relay').steps, [{ do: 'load', rate: 1, wallets: 40, fundCoin: 0.5 }, { do: 'load', rate: 20 }], 'relay: senders funded, then ~100 transfers a block')
+  t.match(loadScenario('relay').steps, [{ do: 'load', rate: 1, wallets: 40, fundCoin: 0.5 }, { do: 'load', rate: 20, entry: 'sticky' }], 'relay: senders funded, then ~100 transfers a block')
 })
 
 t.test('defaults fill what a scenario leaves out', async (t) => {
