@@ -9,6 +9,7 @@ export type NodeEvent =
   | { t: number; type: 'block_connected'; hash: string; height: number; parent: string; miner: string; reorg: boolean; syncing: boolean; txs: number }
   | { t: number; type: 'block_disconnected'; hash: string; height: number }
   | { t: number; type: 'block_mined'; hash: string; height: number }
+  | { t: number; type: 'block_found'; hash: string; height: number }
   | { t: number; type: 'block_rejected'; hash: string; code: string }
   | { t: number; type: 'reorg'; disconnected: number; connected: number; fork_height: number; to_height: number }
   | { t: number; type: 'tx_seen'; id: string; peer: string }
@@ -31,6 +32,8 @@ export interface ProbeState {
   mempool: number
   mining: boolean
   hash_rate: number
+  /** hashes the miner computed since this process started (MinerService.hashesTried; 0: not mining) */
+  hashes: number
   blocks_mined: number
   /** received compact blocks by how they were rebuilt (null: the peers service does not count them) */
   compact: CompactRelayCounts | null

@@ -18,6 +18,8 @@ export interface TestbedFlags {
   scenario?: string
   nodes?: number
   miners?: number
+  /** percent of each miner's hashing thread's time spent hashing (the scenario's mineDuty) */
+  mineDuty?: number
   topology?: string
   latency?: number
   jitter?: number
@@ -38,6 +40,7 @@ export function scenarioFromFlags (f: TestbedFlags): Scenario {
     if (f.nodes !== undefined) over.nodes = f.nodes
     if (f.miners !== undefined) over.miners = f.miners
     else if (f.nodes !== undefined) over.miners = Math.min(base.miners, f.nodes)
+    if (f.mineDuty !== undefined) over.mineDuty = f.mineDuty
     if (f.topology !== undefined) over.topology = f.topology
     if (f.latency !== undefined) over.latencyMs = f.latency
     if (f.jitter !== undefined) over.jitterMs = f.jitter

@@ -97,6 +97,9 @@ export function createHooks () {
     /** the miner passes the transactions of each new template through here: a tap returns them
      *  reordered or filtered (see docs/plugins.md for what the miner accepts) */
     miningTemplate: new SyncWaterfallHook<[Transaction[], MiningTemplateContext]>(['transactions', 'template']),
+    /** the miner found a nonce for a block on the current tip, before the chain processes it:
+     *  the moment it can be announced (its transactions came from the checked mempool) */
+    blockFound: new SyncHook<[Block]>(['block']),
     blockMined: new SyncHook<[Block]>(['block']),
     entropyStatus: new SyncHook<[EntropyStatusEvent]>(['status']),
 
@@ -145,6 +148,7 @@ export const HOOK_OWNERS: Readonly<Record<keyof CoreHooks, 'kernel' | readonly s
   receiptWritten: ['chain'],
   messageSeen: ['chain', 'mempool'],
   miningTemplate: ['miner'],
+  blockFound: ['miner'],
   blockMined: ['miner'],
   entropyStatus: ['entropy'],
   peerItemReceived: ['peers'],

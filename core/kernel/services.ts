@@ -85,6 +85,9 @@ export interface MinerStatus {
 
 export interface MinerService {
   status(): MinerStatus
+  /** hashes this miner's threads computed since it started (absent: a disabled miner): a
+   *  counter, so a reader gets the mean hash rate of any span from two reads */
+  hashesTried?(): number
 }
 
 export interface PeerInfo {

@@ -5,12 +5,15 @@
 import { Worker } from 'node:worker_threads'
 import { checkSearch } from './nonce.ts'
 import { POW_CORES } from './pow-core.ts'
+import { checkDuty, MAX_DUTY } from './duty.ts'
 import type { PowCoreName } from './pow-core.ts'
 
 export interface PowWorkerPoolOptions {
   threads: number
   /** the kernel's PoW core (its `cores.pow`); each worker looks it up by this name */
   core: PowCoreName
+  /** percent of each thread's time spent hashing, 1-100 (duty.ts; default 100: flat out) */
+  duty?: number
   /** the workers' scheduling niceness, 0 (default) to 19 (lowest): a miner runs its threads at
    *  19, as cpuminer does, so the node's own threads (relay, validation, the API) never queue
    *  behind hashing on a busy machine; a benchmark keeps 0. Linux sets it per thread. */
@@ -35,7 +38,7 @@ export interface PoolSearchResult {
 }
 
 // Messages between the pool and pow-worker.ts.
-export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; niceness: number }
+export interface WorkerSetup { core: PowCoreName; tried: SharedArrayBuffer; duty: number; niceness: number }
 export interface WorkerSearch {
   id: number
   prefix: Uint8Array
@@ -64,6 +67,7 @@ const workerUrl = new URL('./pow-worker.ts', import.meta.url)
 export class PowWorkerPool {
   readonly threads: number
   readonly core: PowCoreName
+  readonly duty: number
   readonly #workers: Worker[]
   readonly #tried = new BigInt64Array(new SharedArrayBuffer(8))
   #active: ActiveSearch | null = null
@@ -81,13 +85,16 @@ export class PowWorkerPool {
     if (!Object.hasOwn(POW_CORES, options.core)) {
       throw new RangeError(`core must be one of ${Object.keys(POW_CORES).join(', ')}, got ${String(options.core)}`)
     }
+    const duty = options.duty ?? MAX_DUTY
+    checkDuty(duty)
     const niceness = options.niceness ?? 0
     if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19) {
       throw new RangeError(`niceness must be an integer from 0 to 19, got ${String(options.niceness)}`)
     }
     this.threads = options.threads
     this.core = options.core
-    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, niceness }
+    this.duty = duty
+    const setup: WorkerSetup = { core: options.core, tried: this.#tried.buffer as SharedArrayBuffer, duty, niceness }
     this.#workers = Array.from({ length: options.threads }, () => this.#spawn(setup))
   }
 
@@ -185,6 +192,7 @@ export class PowWorkerPool {
     if (active === null) return
     this.#active = null
     Atomics.store(active.stop, 0, 1)
+    Atomics.notify(active.stop, 0) // wakes workers resting under a duty below 100
     active.detachSignal()
     this.#rateEnd = { at: performance.now(), tried: this.hashesTried }
     for (const worker of this.#workers) worker.unref()

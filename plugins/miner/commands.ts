@@ -1,9 +1,10 @@
 // The miner's command-line surface (manifest `flags`): `ledger run --no-mine, --mine-threads,
-// --miner-wallet, --miner-sync-wait`. Kept apart from
+// --mine-duty, --miner-wallet, --miner-sync-wait`. Kept apart from
 // the manifest's implementation imports so `ledger --help` loads only this file.
 import path from 'node:path'
 import type { PluginFlag } from '../../core/kernel/plugin.ts'
 import { UsageError } from '../../core/kernel/errors.ts'
+import { MAX_DUTY, MIN_DUTY } from '../../core/pow/duty.ts'
 
 export const flags: readonly PluginFlag[] = [
   {
@@ -18,6 +19,12 @@ export const flags: readonly PluginFlag[] = [
     key: 'threads',
     option: { type: 'number', describe: 'PoW worker threads [default: one per core but one, at least 1]' },
     toConfig: (v) => nonNegativeInteger('mine-threads', v)
+  },
+  {
+    name: 'mine-duty',
+    key: 'duty',
+    option: { type: 'number', describe: 'percent of each mining thread\'s time spent hashing (1-100); it rests the rest, leaving CPU to the node and the machine [default: 100]' },
+    toConfig: (v) => dutyPercent('mine-duty', v)
   },
   {
     name: 'miner-wallet',
@@ -36,5 +43,10 @@ export const flags: readonly PluginFlag[] = [
 
 function nonNegativeInteger (name: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new UsageError(`--${name} must be a non-negative integer`)
+  return v
+}
+
+function dutyPercent (name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < MIN_DUTY || v > MAX_DUTY) throw new UsageError(`--${name} must be an integer percent from ${MIN_DUTY} to ${MAX_DUTY}`)
   return v
 }

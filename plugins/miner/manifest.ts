@@ -4,6 +4,7 @@ import os from 'node:os'
 import { definePlugin } from '../../core/kernel/plugin.ts'
 import { flags } from './commands.ts'
 import { PowWorkerPool } from '../../core/pow/worker-pool.ts'
+import { MAX_DUTY, MIN_DUTY } from '../../core/pow/duty.ts'
 import { WALLET_ADDRESS_RE } from '../../core/chain/address.ts'
 import { Miner } from './miner.ts'
 import { SyncGate } from './sync-gate.ts'
@@ -15,6 +16,11 @@ interface MinerConfig {
   enabled: boolean
   /** PoW worker threads; 0: one per core but one (at least one) */
   threads: number
+  /** percent of each PoW thread's time spent hashing, 1-100 (--mine-duty; core/pow/duty.ts) */
+  duty: number
+  /** the PoW threads' scheduling niceness (config only; default MINER_NICENESS): 0 where a miner
+   *  must keep its hash rate on a busy machine — the test bed's duty-limited miners */
+  niceness: number
   /** payout wallet label in <dataDir>/wallets (default: the node wallet) */
   wallet: string
   /** payout to this wallet file's address instead (--miner-wallet); it may be encrypted: only
@@ -57,6 +63,8 @@ export default definePlugin<MinerConfig>({
     properties: {
       enabled: { type: 'boolean', default: true },
       threads: { type: 'integer', minimum: 0, maximum: 256, default: 0 },
+      duty: { type: 'integer', minimum: MIN_DUTY, maximum: MAX_DUTY, default: MAX_DUTY },
+      niceness: { type: 'integer', minimum: 0, maximum: 19, default: MINER_NICENESS },
       wallet: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'node' },
       walletFile: { type: ['string', 'null'], minLength: 1, default: null },
       pace: { type: ['boolean', 'null'], default: null },
@@ -84,8 +92,8 @@ export default definePlugin<MinerConfig>({
     const peers = ctx.tryResolve('peers')
     const syncWait = ctx.config.syncWaitSeconds ?? (ctx.params.name === 'devnet' ? 0 : DEFAULT_SYNC_WAIT_SECONDS)
     const cores = ctx.resolve('cores')
-    // hashing yields to everything else the node does (docs/operator.md, --mine-threads)
-    const pool = new PowWorkerPool({ threads, core: cores.selection.pow, niceness: MINER_NICENESS })
+    // by default (nice 19) hashing yields to everything else the node does (docs/operator.md, --mine-threads)
+    const pool = new PowWorkerPool({ threads, core: cores.selection.pow, duty: ctx.config.duty, niceness: ctx.config.niceness })
     const miner = new Miner({
       params: ctx.params,
       chain: ctx.resolve('chain'),
@@ -109,7 +117,7 @@ export default definePlugin<MinerConfig>({
     })
     ctx.provide('miner', miner)
     ctx.onStart(() => {
-      ctx.logger.info({ threads, core: cores.selection.pow, payout: payout.address }, 'miner starting')
+      ctx.logger.info({ threads, duty: ctx.config.duty, niceness: ctx.config.niceness, core: cores.selection.pow, payout: payout.address }, 'miner starting')
       miner.start()
     })
     ctx.onClose(async () => {

@@ -84,6 +84,8 @@ export class Miner implements MinerService {
     }
   }
 
+  hashesTried (): number { return this.#o.pool.hashesTried }
+
   start (): void { this.#loop ??= this.#run() }
 
   async stop (): Promise<void> {
@@ -179,6 +181,9 @@ export class Miner implements MinerService {
     if (found === null || signal.aborted || chain.tip().hash !== parent.hash) return
     block.nonce = found.nonce
     block.hash = Buffer.from(found.hash).toString('hex')
+    // announced now, connected meanwhile (Bitcoin Core's NewPoWValidBlock): every millisecond
+    // of our own connect would be a millisecond more for the others to find a competitor
+    this.#o.hooks.blockFound.call(block)
     try {
       await chain.processBlock(block, 'miner')
     } catch (err) {

@@ -30,7 +30,7 @@ import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { decodeBlockFrame, decodeTxFrame, WireError } from './protocol.ts'
 import type { BlockTxnRequest, Topics } from './protocol.ts'
-import { encodeTx, txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
+import { encodeBlock, encodeTx, txFormsOfDecodedBlock } from '../../core/chain/tx-codec.ts'
 import { PENALTY } from './misbehaviour.ts'
 import { assemble, decodeCompact, encodeCompact, envelopeMatches, matchesShortId, reconstruct } from './compact.ts'
 import type { CompactBlock } from './compact.ts'
@@ -138,12 +138,18 @@ export class Gossip {
 
   stop (): void { this.#running = false }
 
-  /** A block this node produced or was handed locally: announced compact. */
+  /** A block this node produced or was handed locally: announced compact, once. */
   announceBlock (block: Block): void {
-    if (!this.#running || this.fromPeers.has(block.hash)) return
+    if (!this.#running || this.fromPeers.has(block.hash) || this.#held.has(block.hash)) return
     const forms = block.transactions.map(encodeTx)
     this.#held.set(block.hash, { block, forms, rebuilt: 'held' })
     this.#publish(this.#o.topics.compact, encodeCompact(block, encodeHeader(block, this.#o.cores.sha3)))
+  }
+
+  /** The binary form of a block announced or rebuilt here lately (before the chain stored it). */
+  heldBlockBinary (hash: string): Uint8Array | undefined {
+    const held = this.#held.get(hash)
+    return held === undefined ? undefined : encodeBlock(held.block)
   }
 
   /** The transactions at `indexes` of a block announced or held here (none when unknown). */

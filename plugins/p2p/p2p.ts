@@ -156,6 +156,9 @@ export class P2p implements PeerService {
     })
     o.signal.addEventListener('abort', () => this.#abort.abort(), { once: true })
     // Taps are registered once, here; they do nothing until the node runs.
+    // our miner's block the moment it is found; any other new tip block (a peer's, relayed
+    // by gossipsub itself, or one handed to the node) once connected
+    o.hooks.blockFound.tap('p2p', (block) => { this.#gossip?.announceBlock(block) })
     o.hooks.blockConnected.tap('p2p', ({ block, reorg, syncing }) => { if (!reorg && !syncing) this.#gossip?.announceBlock(block) })
     o.hooks.txAdmitted.tap('p2p', (tx) => { this.#txRelay?.announce(tx) })
     // what left the mempool may still be in the next compact block
@@ -266,7 +269,7 @@ export class P2p implements PeerService {
         }
         return await headersAfter(o.chain, req)
       },
-      blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req)),
+      blocks: (req) => this.#servingBlocks.hold(() => blocksByHash(o.chain, req, undefined, (hash) => this.#gossip?.heldBlockBinary(hash))),
       blocktxn: async (req) => await (this.#gossip?.blockTxn(req) ?? []),
       txinv: (inv, peerId) => { if (this.table.has(peerId)) txRelay?.onInv(peerId, inv) },
       gettx: (ids, peerId) => txRelay?.serve(peerId, ids) ?? ids.map(() => new Uint8Array(0)),

@@ -66,6 +66,11 @@ t.test('miner flags reach the miner section; the default leaves a core free', as
   t.same(flagOverrides({ 'mine-threads': 3, 'miner-wallet': 'pay.json', 'miner-sync-wait': 0 }, flags), { miner: { threads: 3, walletFile: path.resolve('pay.json'), syncWaitSeconds: 0 } })
   t.same(flagOverrides({ mine: false, 'mine-threads': 2 }, flags), { miner: { enabled: false, threads: 2 } })
   t.throws(() => flagOverrides({ 'mine-threads': -1 }, flags), new UsageError('--mine-threads must be a non-negative integer'))
+  t.same(flagOverrides({ 'mine-duty': 25 }, flags), { miner: { duty: 25 } })
+  t.same(flagOverrides({ 'mine-duty': 1 }, flags), { miner: { duty: 1 } })
+  t.same(flagOverrides({ 'mine-duty': 100 }, flags), { miner: { duty: 100 } })
+  // yargs hands a non-number as NaN
+  for (const bad of [0, 101, 12.5, -20, Number.NaN]) t.throws(() => flagOverrides({ 'mine-duty': bad }, flags), new UsageError('--mine-duty must be an integer percent from 1 to 100'), String(bad))
   const { defaultMinerThreads } = await import('../../plugins/miner/manifest.ts')
   t.equal(defaultMinerThreads(8), 7)
   t.equal(defaultMinerThreads(2), 1)
@@ -76,7 +81,7 @@ t.test('run --help: the miner flags, and devnet\'s p2p port', async (t) => {
   const log = t.capture(console, 'log')
   await run(['run', '--help'])
   const help = log().map((c) => c.args.join(' ')).join('\n')
-  for (const flag of ['--mine-threads', '--miner-wallet', '--miner-sync-wait']) t.match(help, flag)
+  for (const flag of ['--mine-threads', '--mine-duty', '--miner-wallet', '--miner-sync-wait']) t.match(help, flag)
   t.match(help, /28333 devnet/)
 })
 

@@ -1,11 +1,11 @@
 // Issue 28's goal figures from hand-made intervals and recordings: every value checked against
 // what the inputs say, and each verdict on both sides of its goal.
 import t from 'tap'
-import { compactGoal, goalFigures, hashRateDrop, intervalGoal, minerLatencyMs, propagationGoal, recoveryGoal, rollingMeans, staleGoal } from '../../testbed/figures/goals.ts'
+import { compactGoal, goalFigures, hashRateDrop, hashRateStep, intervalGoal, minerLatencyMs, propagationGoal, recoveryGoal, rollingMeans, staleGoal } from '../../testbed/figures/goals.ts'
 import type { Interval, PropagationFigures } from '../../testbed/figures/blocks.ts'
 import { computeFigures } from '../../testbed/figures/index.ts'
 import { figuresTable } from '../../testbed/report/table.ts'
-import type { NodeRecord, Recording } from '../../testbed/figures/recording.ts'
+import type { HashSample, NodeRecord, Recording } from '../../testbed/figures/recording.ts'
 import type { ChainBlock, NodeEvent } from '../../testbed/events.ts'
 import { seededRandom } from '../helpers/random.ts'
 
@@ -74,6 +74,35 @@ t.test('recovery after a hash-rate drop: blocks until the rolling interval is ba
   t.match(recoveryGoal(s, 5, 190_000), { verdict: 'not measured' }, 'fewer than a window after the step')
   t.equal(hashRateDrop([{ t: 1, kind: 'mining', label: '+30 s mining on on nodes 2' }, { t: 2, kind: 'mining', label: '+40 s mining off on nodes 2,3' }])?.t, 2)
   t.equal(hashRateDrop([{ t: 1, kind: 'kill', label: 'off' }]), null)
+})
+
+/** a hash counter sampled every 2 s from T0 for `seconds`, hashing at `rate(sec)` per second */
+function counter (seconds: number, rate: (sec: number) => number): HashSample[] {
+  const out: HashSample[] = []
+  for (let s = 0, hashes = 0; s <= seconds; hashes += rate(s) * 2, s += 2) out.push({ t: T0 + s * 1000, hashes })
+  return out
+}
+
+t.test('the recovery figure prints the hash-rate step measured from the miners\' counters', async (t) => {
+  const s = series([...Array(10).fill(5), ...Array(10).fill(10), ...Array(20).fill(5)] as number[])
+  const halved = recoveryGoal(s, 5, 52_000, Infinity, 10, { before: 4_000_000, after: 2_000_000, beforeSeconds: 120, afterSeconds: 120 })
+  t.match(halved, { blocks: 18, hashRateBefore: 4e6, hashRateAfter: 2e6, hashRateRatio: 0.5, verdict: 'met', note: '' })
+  t.match(halved.measured, /^18 blocks; hash rate 4\.00 MH\/s → 2\.00 MH\/s \(0\.50×; means over the 120 s before the step and the 120 s after it\)/)
+  const weak = recoveryGoal(s, 5, 52_000, Infinity, 10, { before: 4e6, after: 3.2e6, beforeSeconds: 120, afterSeconds: 120 })
+  t.match(weak.note, /^not a halving: the measured hash rate went to 0\.80× of what it was/, 'a step that is no halving says so')
+  t.match(recoveryGoal(s, 5, 52_000), { hashRateRatio: null, measured: /hash rate not recorded/ }, 'a recording without counts')
+
+  // 4 miners at 1 kH/s; 2 and 3 stop at 150 s; the run ends at 305 s
+  const rec = ringRecording(6, 4, 60, 60)
+  const step = T0 + 150_000
+  rec.marks.push({ t: step, kind: 'mining', label: '+150 s mining off on nodes 2,3', nodes: [2, 3] })
+  rec.nodes.forEach((n, i) => { n.hashes = counter(305, (sec) => i >= 4 || (i >= 2 && sec >= 150) ? 0 : 1000) })
+  t.same(hashRateStep(rec, step, rec.end), { before: 4000, after: 2000, beforeSeconds: 120, afterSeconds: 120 }, 'means over the 120 s each side')
+  t.same(hashRateStep(rec, step, step + 60_000), { before: 4000, after: 2000, beforeSeconds: 120, afterSeconds: 60 }, 'the next step ends the after window')
+  t.match(hashRateStep(rec, T0 + 30_000, rec.end), { before: 4000, beforeSeconds: 30 }, 'the before window starts no earlier than the run')
+  const f = computeFigures(rec)
+  t.match(f.goals.recovery, { hashRateBefore: 4000, hashRateAfter: 2000, hashRateRatio: 0.5 })
+  t.match(figuresTable(f), /after the network's hash rate halves[^\n]*\n[^\n]*hash rate 4 kH\/s → 2 kH\/s \(0\.50×; means over the 120 s before the step and the 120 s after it\)/)
 })
 
 t.test('stale rate over the floor 1 − e^(−d/T), d from the miners\' hops × the latency', async (t) => {

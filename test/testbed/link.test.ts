@@ -4,6 +4,7 @@ import t from 'tap'
 import type { Test } from 'tap'
 import net from 'node:net'
 import { ShapedLink } from '../../testbed/shaper/link.ts'
+import { ShaperThread } from '../../testbed/shaper/shaper-thread.ts'
 import { seededRandom } from '../helpers/random.ts'
 import { waitFor } from '../helpers/wait.ts'
 
@@ -85,4 +86,33 @@ t.test('a cut closes open connections and refuses new ones; healing lets them in
   t.teardown(() => { again.destroy() })
   const { back } = await roundTrip(again, Buffer.from('hello'))
   t.equal(back.toString(), 'hello', 'after the heal bytes pass again')
+})
+
+t.test('the links on their own thread: delayed, counted per node, cut by partition and healed', async (t) => {
+  const shaper = new ShaperThread()
+  t.teardown(() => shaper.close())
+  const echo = await echoServer(t)
+  // nodes 0 - 1 - 2: node 0 dials 1 (this link is the echo's), node 1 dials 2
+  const port01 = await shaper.add([0, 1], echo, 11, { latencyMs: 30 })
+  await shaper.add([1, 2], echo, 12, { latencyMs: 30 })
+  const s = await connect(port01)
+  t.teardown(() => { s.destroy() })
+  const { back, ms } = await roundTrip(s, Buffer.alloc(5000, 3))
+  t.equal(back.length, 5000)
+  t.ok(ms >= 60, `two one-way latencies at least (${ms} ms)`)
+  await waitFor('both directions counted', async () => (await shaper.bytesSent(0)) === 5000 && (await shaper.bytesSent(1)) === 5000)
+  t.equal(await shaper.bytesSent(2), 0, 'node 2 sent nothing')
+  const closed = new Promise<void>((resolve) => s.once('close', () => resolve()))
+  s.on('error', () => {})
+  t.equal(await shaper.partition([[0], [1, 2]]), 1, 'only the link across the groups is cut')
+  await closed
+  t.same((await shaper.view()).map((v) => v.settings.cut), [true, false])
+  t.equal(await shaper.heal(), 2)
+  const again = await connect(port01)
+  t.teardown(() => { again.destroy() })
+  t.equal((await roundTrip(again, Buffer.from('hi'))).back.toString(), 'hi', 'healed')
+  const lag = await shaper.lag()
+  t.ok(lag.p50 >= 0 && lag.p99 >= lag.p50 && lag.max >= lag.p99, 'its own event-loop lag, in order')
+  await shaper.resetLag()
+  t.ok((await shaper.lag()).max <= lag.max, 'counted again from the reset')
 })

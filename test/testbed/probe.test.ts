@@ -93,6 +93,10 @@ t.test('the probe HTTP: answers, and a 4xx for each bad request', async (t) => {
   }
   t.match(await get('/state'), { status: 200, body: { compact: { rebuilt: 4, withRequest: 1, wholeBlock: 0 } } })
   t.same(await get('/sent'), { status: 200, body: { protocols: { txinv: 120, 'gossip/cmpctblock': 2400 }, blocks: { h2: 2400 } } }, 'the node\'s own sent-bytes counts')
+  // the miner's hash count: 0 without a miner, its counter with one
+  t.match(await get('/state'), { body: { hashes: 0 } })
+  deps.miner = { status: () => ({ enabled: true, running: true, blocks_mined: 0, miner_address: 'm', simulation_mode: false, qrng_source: '', hash_rate: 0, halted_reason: null }), hashesTried: () => 123_456 }
+  t.match(await get('/state'), { status: 200, body: { mining: true, hashes: 123_456 } })
   t.match(await get('/account/abc'), { status: 200, body: { nonce: 3, balance: '5' } })
   t.match(await get('/receipt/x'), { status: 200, body: null })
   t.match(await post('/tx', JSON.stringify({ transaction_id: 'good' })), { status: 200, body: { id: 'good' } })

@@ -32,7 +32,7 @@ export function arrivals (rec: Recording): Array<Map<string, number>> {
   return rec.nodes.map((n) => {
     const m = new Map<string, number>()
     for (const e of n.events) {
-      if (e.type === 'block_seen' || (e.type === 'block_connected' && !e.syncing) || e.type === 'block_mined') {
+      if (e.type === 'block_seen' || (e.type === 'block_connected' && !e.syncing) || e.type === 'block_mined' || e.type === 'block_found') {
         const prev = m.get(e.hash)
         if (prev === undefined || e.t < prev) m.set(e.hash, e.t)
       }
@@ -41,10 +41,18 @@ export function arrivals (rec: Recording): Array<Map<string, number>> {
   })
 }
 
-/** blocks mined during the run (not while the nodes were still starting alone), first miner's time */
+/** blocks mined during the run (not while the nodes were still starting alone), by the first
+ *  miner: its time is when the nonce was found (`block_found`, announced then), or, in
+ *  recordings made before that was recorded, when the miner's chain connected it */
 export function minedBlocks (rec: Recording): Array<{ hash: string; height: number; t: number; miner: number }> {
   const out = new Map<string, { hash: string; height: number; t: number; miner: number }>()
-  for (const n of rec.nodes) for (const e of n.events) if (e.type === 'block_mined' && e.t >= rec.start && !out.has(e.hash)) out.set(e.hash, { hash: e.hash, height: e.height, t: e.t, miner: n.index })
+  for (const n of rec.nodes) {
+    const found = new Map<string, number>()
+    for (const e of n.events) {
+      if (e.type === 'block_found') found.set(e.hash, e.t)
+      if (e.type === 'block_mined' && e.t >= rec.start && !out.has(e.hash)) out.set(e.hash, { hash: e.hash, height: e.height, t: found.get(e.hash) ?? e.t, miner: n.index })
+    }
+  }
   return [...out.values()].sort((a, b) => a.t - b.t)
 }
 

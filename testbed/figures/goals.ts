@@ -10,6 +10,7 @@ import type { Interval, PropagationFigures } from './blocks.ts'
 import { hopDistances } from '../topology.ts'
 import { mean, quantile, stddev } from './stats.ts'
 import type { CompactRelayCounts } from '../../core/kernel/services.ts'
+import { formatHashRate, networkHashRate } from './hashrate.ts'
 import { blockBytesGoal, txBytesGoal } from './relay-bytes.ts'
 import type { BlockBytesGoal, TxBytesGoal } from './relay-bytes.ts'
 
@@ -44,6 +45,10 @@ export const ROLLING_BLOCKS = 10
 /** "back inside" means the rolling mean interval within these multiples of the target */
 export const RECOVERY_BAND: readonly [number, number] = [0.8, 1.25]
 export const RECOVERY_GOAL_BLOCKS = 40
+/** the network's hash rate is measured as the mean over this long before and after the step */
+export const HASH_RATE_WINDOW_MS = 120_000
+/** a measured step ratio outside this is not the halving the goal names */
+export const HALVING_BAND: readonly [number, number] = [0.4, 0.6]
 
 const x = (v: number | null, digits = 2): string => v === null ? '-' : `${v.toFixed(digits)}×`
 const pct = (v: number): string => `${(v * 100).toFixed(2)}%`
@@ -99,6 +104,22 @@ export interface RecoveryGoal extends GoalFigure {
   peakOverTarget: number | null
   /** the mean interval over the target of each run of ROLLING_BLOCKS blocks after the step (does it stay back) */
   byTens: number[]
+  /** the network's measured hash rate (hashes/s) in the HASH_RATE_WINDOW_MS before and after the
+   *  step (less where the run's start or the next step is nearer), and after over before: the step that really happened (null: no hash counts recorded) */
+  hashRateBefore: number | null
+  hashRateAfter: number | null
+  hashRateRatio: number | null
+}
+
+/** the network's measured hash rate around a step: means over the window before and after it */
+export interface HashRateStep { before: number | null; after: number | null; beforeSeconds: number; afterSeconds: number }
+
+/** the hash rate around the step at `stepT` (ms, the recording's clock): the window before it
+ *  (from the run's start at the earliest) and after it (up to `untilT`, the next step or the end) */
+export function hashRateStep (rec: Recording, stepT: number, untilT: number, windowMs = HASH_RATE_WINDOW_MS): HashRateStep {
+  const from = Math.max(rec.start, stepT - windowMs)
+  const to = Math.min(untilT, rec.end, stepT + windowMs)
+  return { before: networkHashRate(rec, from, stepT), after: networkHashRate(rec, stepT, to), beforeSeconds: (stepT - from) / 1000, afterSeconds: (to - stepT) / 1000 }
 }
 
 /** the first `mining … off` step: when the network's hash rate drops */
@@ -108,8 +129,9 @@ export function hashRateDrop (marks: readonly Mark[]): Mark | null {
 
 /** blocks until the rolling interval is back inside 0.8–1.25× the target after the step at `stepMs`
  *  (ms after the run's start), counting the intervals that ended before `untilMs` (the next step) */
-export function recoveryGoal (series: readonly Interval[], targetSeconds: number, stepMs: number | null, untilMs = Infinity, window = ROLLING_BLOCKS): RecoveryGoal {
-  const base = { name: 'after the network\'s hash rate halves', goal: `back inside ${RECOVERY_BAND[0]}–${RECOVERY_BAND[1]}× within ${RECOVERY_GOAL_BLOCKS} blocks` }
+export function recoveryGoal (series: readonly Interval[], targetSeconds: number, stepMs: number | null, untilMs = Infinity, window = ROLLING_BLOCKS, hashRate: HashRateStep = { before: null, after: null, beforeSeconds: 0, afterSeconds: 0 }): RecoveryGoal {
+  const hashRateRatio = hashRate.before === null || hashRate.after === null || hashRate.before === 0 ? null : hashRate.after / hashRate.before
+  const base = { name: 'after the network\'s hash rate halves', goal: `back inside ${RECOVERY_BAND[0]}–${RECOVERY_BAND[1]}× within ${RECOVERY_GOAL_BLOCKS} blocks`, hashRateBefore: hashRate.before, hashRateAfter: hashRate.after, hashRateRatio }
   const none = { blocks: null, beforeOverTarget: null, afterOverTarget: null, peakOverTarget: null, byTens: [], value: null }
   if (stepMs === null) return { ...base, ...none, measured: '-', verdict: 'not measured', note: 'no `mining … off` step in this run' }
   const before = series.filter((i) => i.atMs < stepMs).slice(-window).map((i) => i.seconds)
@@ -123,9 +145,11 @@ export function recoveryGoal (series: readonly Interval[], targetSeconds: number
   const byTens: number[] = []
   for (let i = 0; i + window <= after.length; i += window) byTens.push((mean(after.slice(i, i + window)) as number) / targetSeconds)
   const left = peakOverTarget !== null && peakOverTarget > RECOVERY_BAND[1]
-  const measured = `${blocks === null ? `not back in ${after.length} blocks` : `${blocks} blocks`}; interval ${x(beforeOverTarget)} of target in the ${window} blocks before the step; by ${window}s after it ${byTens.map((v) => x(v)).join(' · ')}; rolling peak ${x(peakOverTarget)}`
+  const step = hashRateRatio === null ? 'hash rate not recorded' : `hash rate ${formatHashRate(hashRate.before)} → ${formatHashRate(hashRate.after)} (${x(hashRateRatio)}; means over the ${Math.round(hashRate.beforeSeconds)} s before the step and the ${Math.round(hashRate.afterSeconds)} s after it)`
+  const measured = `${blocks === null ? `not back in ${after.length} blocks` : `${blocks} blocks`}; ${step}; interval ${x(beforeOverTarget)} of target in the ${window} blocks before the step; by ${window}s after it ${byTens.map((v) => x(v)).join(' · ')}; rolling peak ${x(peakOverTarget)}`
   if (rolling.length === 0) return { ...base, ...none, beforeOverTarget, afterOverTarget, measured, verdict: 'not measured', note: `fewer than ${window} blocks between the step and the next` }
   const note = [
+    hashRateRatio !== null && !inside(hashRateRatio, HALVING_BAND) ? `not a halving: the measured hash rate went to ${x(hashRateRatio)} of what it was (give the miners a duty that sums under the free cores: the scenario's mineDuty)` : '',
     left ? '' : `the rolling interval never left the band after the step: the hash rate fell less than the band (the ${window}-block rolling mean of an exponential has σ ≈ ${(100 / Math.sqrt(window)).toFixed(0)}%)`,
     beforeOverTarget !== null && !inside(beforeOverTarget, RECOVERY_BAND) ? 'the interval was outside the band before the step: the retarget had not settled' : ''
   ].filter((s) => s !== '').join('; ')
@@ -243,7 +267,8 @@ export function goalFigures (rec: Recording, prop: PropagationFigures, warmupBlo
   const latency = rec.latencyMs ?? null
   return {
     interval: intervalGoal(series, rec.targetSeconds, warmupBlocks),
-    recovery: recoveryGoal(series, rec.targetSeconds, drop === null ? null : drop.t - rec.start, next === undefined ? Infinity : next.t - rec.start),
+    recovery: recoveryGoal(series, rec.targetSeconds, drop === null ? null : drop.t - rec.start, next === undefined ? Infinity : next.t - rec.start, ROLLING_BLOCKS,
+      drop === null ? undefined : hashRateStep(rec, drop.t, next?.t ?? rec.end)),
     stale: staleGoal(rec, latency),
     propagation: propagationGoal(rec, prop, latency),
     compact: compactGoal(rec),

@@ -25,6 +25,8 @@ export interface Figures {
   nodes: NodeFigures[]
   rogues: RogueFigures[]
   crashes: number
+  /** the links' thread's event-loop lag (every link delay is as exact as this), null before it was recorded */
+  loopLagMs: NonNullable<Recording['loopLagMs']> | null
   /** issue 28's goals, each with its verdict */
   goals: Goals
 }
@@ -47,6 +49,7 @@ export function computeFigures (rec: Recording): Figures {
     nodes,
     rogues: rogueOutcomes(rec),
     crashes: nodes.reduce((s, n) => s + n.crashes.length, 0),
+    loopLagMs: rec.loopLagMs ?? null,
     goals: goalFigures(rec, prop)
   }
 }

@@ -1,6 +1,7 @@
 // Per-node figures: bytes sent over the shaped links per block and per transaction, memory and
-// CPU from /proc, the miner's hash rate, and crashes (exits the test bed did not cause).
+// CPU from /proc, the miner's hash rate (last reported, and the run's mean from its counter), and crashes (exits the test bed did not cause).
 import type { Recording } from './recording.ts'
+import { nodeHashRate } from './hashrate.ts'
 
 export interface NodeFigures {
   node: number
@@ -13,7 +14,10 @@ export interface NodeFigures {
   cpuSeconds: number | null
   /** CPU seconds over the wall seconds between the first and last sample, as a percentage of one core */
   cpuPercent: number | null
+  /** what the miner reported last (hashes/s over its last window) */
   hashRate: number
+  /** the mean over the run from its hash counter (null: not recorded) */
+  hashRateMean: number | null
   crashes: Array<{ t: number; code: number | null; signal: string | null }>
   /** peer connections whose address is a node's own p2p port: dialed around the relays */
   bypassConnections: number
@@ -37,6 +41,7 @@ export function nodeFigures (rec: Recording, blocksInRun: number, txsAccepted: n
       cpuSeconds: cpu,
       cpuPercent: cpu === null || n.samples.length < 2 ? null : cpu / (((n.samples.at(-1)?.t ?? 0) - (n.samples[0]?.t ?? 0)) / 1000 || wall) * 100,
       hashRate: n.hashRate,
+      hashRateMean: n.hashes === undefined ? null : nodeHashRate(n.hashes, rec.start, rec.end),
       crashes: n.exits.filter((e) => !e.expected).map(({ t, code, signal }) => ({ t, code, signal })),
       bypassConnections: n.events.filter((e) => e.type === 'peer_connected' && direct.has(e.address)).length
     }

@@ -5,6 +5,10 @@ import type { CompactRelayCounts, SentBytesSnapshot } from '../../core/kernel/se
 
 export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'rogue' | 'load' | 'start' | 'end'; label: string; nodes?: number[]; peer?: string }
 
+/** a node's hash count at `t` (ms): hashes its miner computed since the node first started,
+ *  added up over its restarts */
+export interface HashSample { t: number; hashes: number }
+
 export interface NodeRecord {
   index: number
   miner: boolean
@@ -16,6 +20,9 @@ export interface NodeRecord {
   bytesSent: number
   /** hash rate the miner reported last (hashes/s), 0 when not mining */
   hashRate: number
+  /** the hash count every poll (absent in recordings before the probe read it): the measured
+   *  hash rate of any span (figures/hashrate.ts) */
+  hashes?: HashSample[]
   /** received compact blocks by how they were rebuilt, over all its processes (absent in recordings before issue 28) */
   compact?: CompactRelayCounts
   /** what the node counted it sent at the application level (by protocol, and per block: the blocks it
@@ -38,4 +45,7 @@ export interface Recording {
   finalChain: ChainBlock[]
   /** transaction ids pending in any node's mempool at the end */
   pending: string[]
+  /** how late the links' thread ran its timers during the run (ms): every link delay is only
+   *  as exact as this (absent in recordings before it was measured) */
+  loopLagMs?: { p50: number; p99: number; max: number }
 }

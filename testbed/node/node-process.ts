@@ -23,6 +23,8 @@ export interface NodeSpec {
   /** host:port of the relays this node dials */
   peers: string[]
   mine: boolean
+  /** the miner's duty, percent (ledger run --mine-duty) */
+  mineDuty: number
 }
 
 export interface NodeExit { t: number; code: number | null; signal: string | null; expected: boolean }
@@ -50,7 +52,10 @@ export class TestbedNode {
       network: this.spec.network,
       plugins: ['storage', 'consensus', 'http', 'entropy-aggregator', 'miner', 'p2p', { path: PROBE_PLUGIN }],
       // one hashing thread per miner: k miners split the CPU evenly, so the hash-rate split is known
-      miner: { enabled: this.mine, threads: 1 },
+      // at a duty under 100 a fixed hash rate, whatever the other miners and the machine do: the
+      // duty bounds the thread's CPU, and at nice 0 (not the miner's default 19) it gets that
+      // CPU on a loaded machine instead of only what the other processes leave
+      miner: { enabled: this.mine, threads: 1, duty: this.spec.mineDuty, ...(this.spec.mineDuty < 100 ? { niceness: 0 } : {}) },
       // short redials: a healed link or a restarted peer is dialed again within 2 s
       p2p: { host: '127.0.0.1', statusIntervalMs: 2000, redialIntervalMs: 500, redialMaxMs: 2000, progressIntervalMs: 1000 },
       'testbed-probe': { port: this.spec.ports.probe }

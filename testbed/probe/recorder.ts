@@ -39,6 +39,7 @@ export class EventRecorder {
       this.#push({ t: now(), type: 'block_connected', hash: block.hash, height: block.height, parent: block.previous_hash, miner: block.miner, reorg, syncing, txs: block.transactions.length - 1 })
     })
     hooks.blockDisconnected.tap(name, (block) => { this.#push({ t: now(), type: 'block_disconnected', hash: block.hash, height: block.height }) })
+    hooks.blockFound.tap(name, (block) => { this.#push({ t: now(), type: 'block_found', hash: block.hash, height: block.height }) })
     hooks.blockMined.tap(name, (block) => { this.#push({ t: now(), type: 'block_mined', hash: block.hash, height: block.height }) })
     hooks.blockRejected.tap(name, (e) => { this.#push({ t: now(), type: 'block_rejected', hash: e.hash, code: e.code }) })
     hooks.reorg.tap(name, (e) => { this.#push({ t: now(), type: 'reorg', disconnected: e.disconnected, connected: e.connected, fork_height: e.forkPoint.height, to_height: e.to.height }) })

@@ -1,5 +1,5 @@
 // The probe's HTTP answers, on 127.0.0.1 (the test bed is the only client):
-//   GET  /state                    tip, sync state, peers, mempool size, miner status (ProbeState)
+//   GET  /state                    tip, sync state, peers, mempool size, miner status and hash count (ProbeState)
 //   GET  /events?since=N&limit=M   recorded events from index N (NodeEvent[], next index)
 //   GET  /chain?from=H&to=H        main-chain blocks with their transaction ids (ChainBlock[])
 //   GET  /sent                     what the node sent at the application level, by protocol and per recent block (SentBytesSnapshot; null without a p2p plugin that counts)
@@ -52,6 +52,7 @@ function state (d: ProbeDeps): ProbeState {
     mempool: d.mempool.size,
     mining: miner?.enabled === true && miner.running,
     hash_rate: miner?.hash_rate ?? 0,
+    hashes: d.miner?.hashesTried?.() ?? 0,
     blocks_mined: miner?.blocks_mined ?? 0,
     compact: d.peers?.compactStats?.() ?? null
   }

@@ -1,11 +1,12 @@
 // Reads what the nodes recorded (their probes' GET /events, paged) and what the kernel says of
 // their processes (/proc: resident memory and CPU time), every few seconds, so that a node
 // killed mid-run has given up all but its last moments. A restarted node's probe starts its
-// record again from zero.
+// record again from zero; its counters (compact blocks, hashes) are added up over its restarts.
 import { readFileSync } from 'node:fs'
 import type { NodeEvent, ProbeSent, ProbeState } from '../events.ts'
 import type { CompactRelayCounts, SentBytesSnapshot } from '../../core/kernel/services.ts'
 import type { TestbedNode } from '../node/node-process.ts'
+import type { HashSample } from '../figures/recording.ts'
 
 export interface ProcessSample { t: number; rssBytes: number; cpuSeconds: number }
 
@@ -28,6 +29,8 @@ export function readProc (pid: number): { rssBytes: number; cpuSeconds: number }
 export class Collector {
   readonly events: NodeEvent[][]
   readonly samples: ProcessSample[][]
+  /** each node's hash count every poll, over all of its processes */
+  readonly hashes: HashSample[][]
   /** CPU seconds of the node's earlier processes (a restart starts the count again) */
   readonly #cpuBefore: number[]
   readonly #lastCpu: number[]
@@ -41,6 +44,9 @@ export class Collector {
   readonly #lastSent: SentBytesSnapshot[]
   /** whether any of the node's processes answered /sent with counts */
   readonly #sentCounted: boolean[]
+  /** hashes of the node's earlier processes, and of its current one as last read */
+  readonly #hashesBefore: number[]
+  readonly #lastHashes: number[]
 
   readonly nodes: readonly TestbedNode[]
 
@@ -48,6 +54,9 @@ export class Collector {
     this.nodes = nodes
     this.events = nodes.map(() => [])
     this.samples = nodes.map(() => [])
+    this.hashes = nodes.map(() => [])
+    this.#hashesBefore = nodes.map(() => 0)
+    this.#lastHashes = nodes.map(() => 0)
     this.#cpuBefore = nodes.map(() => 0)
     this.#lastCpu = nodes.map(() => 0)
     this.#cursor = nodes.map(() => 0)
@@ -85,6 +94,8 @@ export class Collector {
       this.#lastCompact[i] = zeroCounts()
       this.#sentBefore[i] = this.sent(i) ?? emptySent()
       this.#lastSent[i] = emptySent()
+      this.#hashesBefore[i] = (this.#hashesBefore[i] ?? 0) + (this.#lastHashes[i] ?? 0)
+      this.#lastHashes[i] = 0
       this.#pid[i] = n.pid
     }
     if (!n.running || n.pid === null) return
@@ -100,10 +111,15 @@ export class Collector {
         this.#cursor[i] = page.next
         if (page.events.length === 0 || page.events.length < 50_000) break
       }
-      const counts = (await n.get<ProbeState>('/state')).compact
+      const state = await n.get<ProbeState>('/state')
+      const counts = state.compact
       if (counts !== null && counts !== undefined) this.#lastCompact[i] = counts
       const sent = await n.get<ProbeSent>('/sent')
       if (sent !== null) { this.#lastSent[i] = latestSent(this.#lastSent[i] ?? emptySent(), sent); this.#sentCounted[i] = true }
+      if (typeof state.hashes === 'number') {
+        this.#lastHashes[i] = state.hashes
+        this.hashes[i]?.push({ t: Date.now(), hashes: (this.#hashesBefore[i] ?? 0) + state.hashes })
+      }
     } catch {
       // a node being killed or starting: the next poll reads what it missed (if it lives)
     }

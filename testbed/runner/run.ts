@@ -11,7 +11,8 @@ import type { Wallet } from '../../core/chain/wallet.ts'
 import { writeWalletFile } from '../../core/kernel/wallet-file.ts'
 import type { Scenario } from '../scenario/types.ts'
 import { links, parseTopology } from '../topology.ts'
-import { Shaper } from '../shaper/shaper.ts'
+import { ShaperThread } from '../shaper/shaper-thread.ts'
+import { bytesSentBy } from '../shaper/shaper.ts'
 import { freePort } from '../node/ports.ts'
 import { TestbedNode } from '../node/node-process.ts'
 import { Collector } from './collector.ts'
@@ -54,7 +55,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
   const random = seededRandom(s.seed)
   const dataRoot = mkdtempSync(path.join(os.tmpdir(), 'ledger-testbed-'))
   mkdirSync(path.join(o.outDir, 'logs'), { recursive: true })
-  const shaper = new Shaper()
+  const shaper = new ShaperThread()
   const nodes: TestbedNode[] = []
   const rogues = new Set<RogueRun>()
   const load = new LoadGenerator(params.chainId, nodes, Array.from({ length: s.miners }, (_, i) => minerWallet(s.seed, i)), random, (i) => loadWallet(s.seed, i))
@@ -73,7 +74,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
     const peersOf: string[][] = Array.from({ length: s.nodes }, () => [])
     const base = linkSettings({ latencyMs: s.latencyMs, jitterMs: s.jitterMs, bandwidth: s.bandwidth })
     for (const [a, b] of topology) {
-      const relayPort = await shaper.add([a, b], ports[b]?.p2p as number, random, base)
+      const relayPort = await shaper.add([a, b], ports[b]?.p2p as number, Math.floor(random() * 2 ** 32), base)
       peersOf[a]?.push(`127.0.0.1:${relayPort}`)
     }
     for (let i = 0; i < s.nodes; i++) {
@@ -81,9 +82,9 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       mkdirSync(dataDir, { mode: 0o700 })
       const mine = i < s.miners
       if (mine) writeWalletFile(path.join(dataDir, 'wallets', 'node.json'), minerWallet(s.seed, i))
-      nodes.push(new TestbedNode({ index: i, network: s.network, dataDir, logFile: path.join(o.outDir, 'logs', `node${i}.log`), ports: ports[i] as TestbedNode['spec']['ports'], peers: peersOf[i] ?? [], mine }))
+      nodes.push(new TestbedNode({ index: i, network: s.network, dataDir, logFile: path.join(o.outDir, 'logs', `node${i}.log`), ports: ports[i] as TestbedNode['spec']['ports'], peers: peersOf[i] ?? [], mine, mineDuty: s.mineDuty }))
     }
-    o.log(`testbed: ${s.nodes} nodes (${s.miners} mining), ${s.topology}, ${topology.length} links, ${s.latencyMs} ms ± ${s.jitterMs} ms; data in ${dataRoot}`)
+    o.log(`testbed: ${s.nodes} nodes (${s.miners} mining${s.mineDuty < 100 ? ` at duty ${s.mineDuty}%` : ''}), ${s.topology}, ${topology.length} links, ${s.latencyMs} ms ± ${s.jitterMs} ms; data in ${dataRoot}`)
     const marks: Mark[] = []
     const mark = (kind: Mark['kind'], label: string, nodeList?: number[], peer?: string): void => { marks.push({ t: Date.now(), kind, label, nodes: nodeList, peer }); o.log(`  ${label}`) }
 
@@ -104,6 +105,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       await sleep(250)
     }
     const collector = new Collector(nodes)
+    await shaper.resetLag()
     const start = Date.now()
     mark('start', `t=0: ${nodes.filter((n) => n.running).length} nodes up`)
     const polling = { on: true }
@@ -146,6 +148,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       hashRates.set(n.index, await n.state().then((st) => st.hash_rate, () => 0))
     }
     await Promise.all(nodes.map(async (n) => { await n.stop() }))
+    const linkViews = await shaper.view()
     const recording: Recording = {
       scenario: s.name,
       targetSeconds: params.blockTimeTarget,
@@ -159,15 +162,17 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         events: collector.events[n.index] ?? [],
         samples: collector.samples[n.index] ?? [],
         exits: n.exits.filter((e) => e.t >= start && e.t <= end),
-        bytesSent: shaper.bytesSent(n.index),
+        bytesSent: bytesSentBy(linkViews, n.index),
         hashRate: hashRates.get(n.index) ?? 0,
+        hashes: collector.hashes[n.index] ?? [],
         compact: collector.compact(n.index),
         sent: collector.sent(n.index)
       })),
       links: topology.map(([a, b]) => [a, b]),
       marks,
       finalChain,
-      pending: [...pending]
+      pending: [...pending],
+      loopLagMs: await shaper.lag()
     }
     return { recording, load: load.stats, dataRoot }
   } finally {

@@ -2,7 +2,7 @@
 // does). A step that waits (a restart, a kill while syncing) delays the steps after it.
 import type { NetworkParams } from '../../core/chain/params.ts'
 import type { Step } from '../scenario/types.ts'
-import type { Shaper } from '../shaper/shaper.ts'
+import type { ShaperThread } from '../shaper/shaper-thread.ts'
 import { parseBandwidth } from '../shaper/schedule.ts'
 import type { LinkSettings } from '../shaper/schedule.ts'
 import type { TestbedNode } from '../node/node-process.ts'
@@ -15,7 +15,7 @@ import type { ChainBlock } from '../events.ts'
 export interface StepContext {
   params: NetworkParams
   nodes: readonly TestbedNode[]
-  shaper: Shaper
+  shaper: ShaperThread
   load: LoadGenerator
   rogues: Set<RogueRun>
   mark: (kind: Mark['kind'], label: string, nodes?: number[], peer?: string) => void
@@ -44,8 +44,8 @@ export async function playStep (ctx: StepContext, step: Step): Promise<void> {
       load.setRate(step.rate, step.mix, step.entry)
       mark('load', `${at} load ${step.rate} tx/s${step.entry === 'sticky' ? ' (each wallet to one node)' : ''}${step.wallets === undefined ? '' : ` (${step.wallets} more senders funded)`}`)
       break
-    case 'partition': shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
-    case 'heal': shaper.heal(); mark('heal', `${at} heal`); break
+    case 'partition': await shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
+    case 'heal': await shaper.heal(); mark('heal', `${at} heal`); break
     case 'kill':
       if (step.whileSyncing === true) await untilSyncing(node(step.node))
       mark('kill', `${at} SIGKILL node ${step.node}${step.whileSyncing === true ? ' while it syncs' : ''}`, [step.node])
@@ -66,7 +66,7 @@ export async function playStep (ctx: StepContext, step: Step): Promise<void> {
     }
     case 'links': {
       const pairs = step.between?.map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`)
-      shaper.set((a, b) => pairs === undefined || pairs.includes(`${a}-${b}`), linkSettings(step))
+      await shaper.set((a, b) => pairs === undefined || pairs.includes(`${a}-${b}`), linkSettings(step))
       mark('links', `${at} links ${pairs?.join(' ') ?? 'all'} ${JSON.stringify(linkSettings(step))}`)
       break
     }

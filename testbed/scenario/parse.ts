@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { Scenario, Step, TxKind } from './types.ts'
 import { parseTopology } from '../topology.ts'
 import { parseBandwidth } from '../shaper/schedule.ts'
+import { MAX_DUTY, MIN_DUTY } from '../../core/pow/duty.ts'
 
 export const SCENARIO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'scenarios')
 export const MAX_NODES = 12
@@ -17,6 +18,7 @@ export const DEFAULT_SCENARIO: Omit<Scenario, 'name'> = {
   network: 'testnet',
   nodes: 6,
   miners: 3,
+  mineDuty: 100,
   topology: 'ring',
   latencyMs: 50,
   jitterMs: 10,
@@ -136,6 +138,7 @@ export function parseScenario (raw: unknown, name: string): Scenario {
     network,
     nodes,
     miners: int(raw, 'miners', 'scenario', 0, nodes, Math.min(d.miners, nodes)),
+    mineDuty: int(raw, 'mineDuty', 'scenario', MIN_DUTY, MAX_DUTY, d.mineDuty),
     topology,
     latencyMs: num(raw, 'latencyMs', 'scenario', 0, 60_000, d.latencyMs),
     jitterMs: num(raw, 'jitterMs', 'scenario', 0, 60_000, d.jitterMs),

@@ -30,6 +30,11 @@ export interface Scenario {
   network: 'testnet' | 'devnet'
   nodes: number
   miners: number
+  /** percent of each miner's one hashing thread's time spent hashing (`ledger run --mine-duty`):
+   *  100 flat out; below, each miner has a fixed hash rate of about that share of one core, so
+   *  k miners whose duties sum under the free cores do not share CPU and a stopped miner takes
+   *  its hash rate away with it */
+  mineDuty: number
   topology: string
   latencyMs: number
   jitterMs: number

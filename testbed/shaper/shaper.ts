@@ -1,5 +1,6 @@
 // Every link of a test bed: one ShapedLink per pair of peered nodes, settable one by one, by
-// group or all at once while the network runs, and the bytes each node sent over them.
+// group or all at once while the network runs, and the bytes each node sent over them. The
+// links run on a thread of their own (shaper-thread.ts): this is what that thread holds.
 import { ShapedLink } from './link.ts'
 import type { LinkSettings } from './schedule.ts'
 import type { Link } from '../topology.ts'
@@ -18,31 +19,14 @@ export class Shaper {
     return port
   }
 
-  /** sets every link `where` picks (by its two nodes) */
-  set (where: (a: number, b: number) => boolean, change: Partial<LinkSettings>): number {
+  /** changes the links at `indexes` (in the order they were added) */
+  setLinks (indexes: readonly number[], change: Partial<LinkSettings>): number {
     let n = 0
-    for (const { link: [a, b], relay } of this.#links) if (where(a, b)) { relay.set(change); n++ }
-    return n
-  }
-
-  /** cuts every link between different groups (a node in no group is its own group) */
-  partition (groups: readonly (readonly number[])[]): number {
-    const groupOf = new Map<number, number>()
-    groups.forEach((g, i) => { for (const node of g) groupOf.set(node, i) })
-    const side = (v: number): string => groupOf.has(v) ? `g${groupOf.get(v)}` : `n${v}`
-    return this.set((a, b) => side(a) !== side(b), { cut: true })
-  }
-
-  heal (): number { return this.set(() => true, { cut: false }) }
-
-  /** bytes `node` sent over all its links */
-  bytesSent (node: number): number {
-    let sum = 0
-    for (const { link: [a, b], relay } of this.#links) {
-      if (a === node) sum += relay.counters.forward
-      if (b === node) sum += relay.counters.backward
+    for (const i of indexes) {
+      const entry = this.#links[i]
+      if (entry !== undefined) { entry.relay.set(change); n++ }
     }
-    return sum
+    return n
   }
 
   view (): LinkView[] {
@@ -50,4 +34,22 @@ export class Shaper {
   }
 
   async close (): Promise<void> { await Promise.all(this.#links.map(async ({ relay }) => { await relay.close() })) }
+}
+
+/** whether a link joins two different groups of a partition (a node in no group is its own group) */
+export function crossesPartition (groups: readonly (readonly number[])[]): (a: number, b: number) => boolean {
+  const groupOf = new Map<number, number>()
+  groups.forEach((g, i) => { for (const node of g) groupOf.set(node, i) })
+  const side = (v: number): string => groupOf.has(v) ? `g${groupOf.get(v)}` : `n${v}`
+  return (a, b) => side(a) !== side(b)
+}
+
+/** bytes `node` sent over all its links */
+export function bytesSentBy (views: readonly LinkView[], node: number): number {
+  let sum = 0
+  for (const v of views) {
+    if (v.dialer === node) sum += v.forward
+    if (v.listener === node) sum += v.backward
+  }
+  return sum
 }

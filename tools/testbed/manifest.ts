@@ -11,6 +11,7 @@ const testbedCommand = defineCommand<TestbedFlags & { keep: boolean }>({
     .option('scenario', { type: 'string', describe: 'steady, partition, churn, late-join, hashrate, relay, or a scenario JSON file' })
     .option('nodes', { type: 'number', describe: 'nodes (2-12) [default: the scenario\'s, else 6]' })
     .option('miners', { type: 'number', describe: 'how many of them mine, one thread each' })
+    .option('mine-duty', { type: 'number', describe: 'percent (1-100) of each miner\'s thread\'s time spent hashing (ledger run --mine-duty) [default: the scenario\'s, else 100]' })
     .option('topology', { type: 'string', describe: 'line, ring, star, full or random:<degree>' })
     .option('latency', { type: 'number', describe: 'one-way link latency, ms' })
     .option('jitter', { type: 'number', describe: 'latency spread ±, ms' })

@@ -93,6 +93,26 @@ t.test('close stops a running search and the pool', async (t) => {
   await within(pool.close(), 1000, 'second close')
 })
 
+t.test('a throttled pool (--mine-duty) finds valid nonces and stops when aborted mid-rest', async (t) => {
+  // the schedule itself is tested against a fake clock (duty.test.ts); here: the workers rest
+  // between chunks and still search, answer and stop like an unthrottled pool
+  const pool = new PowWorkerPool({ threads: 2, core: 'wasm', duty: 1 })
+  t.teardown(async () => { await pool.close() })
+  t.equal(pool.duty, 1)
+  const prefix = seededBytes('throttled search', 264)
+  const result = await within(pool.search({ prefix, target: zeros(2) }), 20_000, 'throttled search')
+  t.ok(result !== null && meetsTarget(result.hash, zeros(2)))
+  t.same(result!.hash, getPowCore('js').hashHeader(prefix, result!.nonce))
+  const controller = new AbortController()
+  const before = pool.hashesTried
+  const aborted = pool.search({ prefix: seededBytes('aborted throttled search', 264), target: IMPOSSIBLE, signal: controller.signal })
+  await until(() => pool.hashesTried > before, 20_000, 'throttled hashing')
+  controller.abort()
+  t.equal(await within(aborted, 1000, 'aborted throttled search'), null)
+  const tail = pool.search({ prefix: new Uint8Array(264), target: IMPOSSIBLE, startNonce: 2 ** 53 - 5000 })
+  t.equal(await within(tail, 20_000, 'a search every throttled worker answers'), null, 'every worker left its rest and the aborted search')
+})
+
 /** this process's threads by their niceness (Linux: /proc/self/task/<tid>/stat, field 19) */
 function threadsAtNice (nice: number): number {
   let n = 0
@@ -120,6 +140,7 @@ t.test('a pool with niceness 19 runs its workers, and only them, at the lowest p
 
 t.test('bad options and requests are refused', async (t) => {
   t.throws(() => new PowWorkerPool({ threads: 0, core: 'wasm' }), RangeError)
+  for (const duty of [0, 101, 50.5]) t.throws(() => new PowWorkerPool({ threads: 1, core: 'wasm', duty }), /duty must be an integer percent from 1 to 100/)
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'gpu' as 'js' }), RangeError)
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'js', niceness: 20 }), /niceness must be an integer from 0 to 19, got 20/)
   t.throws(() => new PowWorkerPool({ threads: 1, core: 'js', niceness: -1 }), RangeError)

@@ -5,6 +5,7 @@ import { cleanup, mineBlock, openTestChain, testParams } from '../../helpers/cha
 import type { Block } from '../../../core/chain/types.ts'
 import type { ChainService } from '../../../core/chain/chain-service.ts'
 import { chainKey } from '../../../core/chain/keys.ts'
+import { encodeBlock } from '../../../core/chain/tx-codec.ts'
 import { blocksByHash, headersAfter } from '../../../plugins/p2p/chain-server.ts'
 import { encodeHeaderHex } from '../../../plugins/p2p/header-codec.ts'
 
@@ -69,4 +70,16 @@ t.test('a blocks response stops once it holds the byte budget, but always carrie
   const { chain, bodyReads } = counting(tc.chain)
   for await (const _ of blocksByHash(chain, { hashes }, 1)) { /* drain */ }
   t.equal(bodyReads(), 1, 'blocks beyond the budget are not even read')
+})
+
+t.test('blocks by hash: a block not stored yet comes from the held copies (our own, announced when found)', async (t) => {
+  const { tc, blocks } = await chainOf(t, 2)
+  const found = mineBlock(params, tc.tipRef())
+  const heldBytes = encodeBlock(found)
+  const held = (hash: string): Uint8Array | undefined => hash === found.hash ? heldBytes : undefined
+  const out: Uint8Array[] = []
+  for await (const bytes of blocksByHash(tc.chain, { hashes: [blocks[1]?.hash as string, found.hash, 'ff'.repeat(64)] }, undefined, held)) out.push(bytes)
+  t.equal(out.length, 2, 'the stored block, the held one, and nothing past an unknown hash')
+  t.same(out[1], heldBytes)
+  t.same(out[0], await tc.chain.getBlockBinary(blocks[1]?.hash as string), 'the store first')
 })

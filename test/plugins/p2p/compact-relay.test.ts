@@ -142,3 +142,24 @@ t.test('an announcer that cannot name the missing transactions is asked for the 
   t.same(a.p2p.compactStats(), { rebuilt: 0, withRequest: 0, wholeBlock: 1 })
   t.equal(a.p2p.score(rogue.peerId), 0, 'an announcer without blocktxn is not penalized')
 })
+
+t.test('a block our miner found is announced before our chain connects it, and only once', async (t) => {
+  const a = await startP2pNode()
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ peers: [a.address] })
+  t.teardown(() => b.stop())
+  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  // b never heard of its transaction: it asks a, which serves it from the held block
+  const tip = a.chain.tip()
+  const found = mineBlock(params, tip, { txs: [transfer(params, devWallet(), generateWallet().address, 1, 0, { withKey: true })] })
+  a.node.kernel.hooks.blockFound.call(found)
+  await waitFor('b to connect the block a announced', () => b.chain.tip().hash === found.hash)
+  t.equal(a.chain.tip().hash, tip.hash, 'a has not processed its own block yet')
+  t.same(b.p2p.compactStats(), { rebuilt: 0, withRequest: 1, wholeBlock: 0 }, 'its transaction came from the held copy')
+  await a.chain.processBlock(found, 'test')
+  // the next block goes the same stream: once b has it, a second announcement of the first would have arrived
+  const next = mineBlock(params, found)
+  await a.chain.processBlock(next, 'test')
+  await waitFor('b to connect the next block', () => b.chain.tip().hash === next.hash)
+  t.equal(b.p2p.score(a.p2p.peerId ?? ''), 0, 'connecting it did not announce it again (a repeat costs the announcer)')
+})
