@@ -1,7 +1,7 @@
 // The events a test bed node records about itself (testbed/probe) and the figures are computed
 // from (testbed/figures). Times are milliseconds since the epoch on the node's clock; every
 // node of a test bed runs on one machine, so their clocks are the same clock.
-import type { CompactRelayCounts } from '../core/kernel/services.ts'
+import type { CompactRelayCounts, SentBytesSnapshot } from '../core/kernel/services.ts'
 
 export type NodeEvent =
   | { t: number; type: 'block_seen'; hash: string; height: number; parent: string; peer: string }
@@ -13,7 +13,8 @@ export type NodeEvent =
   | { t: number; type: 'block_rejected'; hash: string; code: string }
   | { t: number; type: 'reorg'; disconnected: number; connected: number; fork_height: number; to_height: number }
   | { t: number; type: 'tx_seen'; id: string; peer: string }
-  | { t: number; type: 'tx_admitted'; id: string }
+  /** `bytes`: its binary (wire) form's (absent in recordings before the sent-bytes figures) */
+  | { t: number; type: 'tx_admitted'; id: string; bytes?: number }
   | { t: number; type: 'tx_removed'; id: string; reason: string }
   | { t: number; type: 'peer_connected'; peer: string; address: string }
   | { t: number; type: 'peer_disconnected'; peer: string; address: string }
@@ -37,6 +38,9 @@ export interface ProbeState {
   /** received compact blocks by how they were rebuilt (null: the peers service does not count them) */
   compact: CompactRelayCounts | null
 }
+
+/** What GET /sent answers: the node's own count of what it sent (null: its p2p plugin does not count). */
+export type ProbeSent = SentBytesSnapshot | null
 
 /** A main-chain block as GET /chain lists it. */
 export interface ChainBlock {

@@ -119,6 +119,28 @@ export interface PeerService {
   traffic?(): PeerTraffic
   /** how the compact blocks this node received were rebuilt (the test bed's probe sums them) */
   compactStats?(): CompactRelayCounts
+  /** what this node sent at the application level, by protocol and per recent block (operator metrics, the test bed's probe) */
+  sentBytes?(): SentBytesSnapshot
+}
+
+/** What the p2p plugin counts sent bytes under: its request/response methods, each gossip
+ *  topic, gossip control (subscriptions, IHAVE/IWANT/GRAFT/PRUNE/IDONTWANT), libp2p's identify
+ *  and ping, and `other` (a fixed set: nothing a peer sends adds a label). */
+export const SENT_BYTES_PROTOCOLS = [
+  'status', 'headers', 'blocks', 'blocktxn', 'txinv', 'gettx',
+  'gossip/cmpctblock', 'gossip/blocks', 'gossip/txs', 'gossip/control',
+  'identify', 'identify-push', 'ping', 'other'
+] as const
+export type SentBytesProtocol = typeof SENT_BYTES_PROTOCOLS[number]
+
+/** Bytes this node handed to its p2p streams since it started (noise and yamux framing not
+ *  counted: PeerTraffic has those), by protocol label, and per recent block the bytes it sent to
+ *  relay that block (docs/p2p.md "Sent bytes"). */
+export interface SentBytesSnapshot {
+  /** label → bytes (labels with nothing sent may be absent) */
+  protocols: Partial<Record<SentBytesProtocol, number>>
+  /** block hash → bytes (the most recent blocks only) */
+  blocks: Record<string, number>
 }
 
 /** Received compact blocks by how they were rebuilt: from the mempool alone, after asking for

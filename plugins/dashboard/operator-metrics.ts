@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client'
 import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { KvStore } from '../../core/kernel/kv.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
+import { SENT_BYTES_PROTOCOLS } from '../../core/kernel/services.ts'
 import type { MinerService, PeerService, VerifyPoolStats } from '../../core/kernel/services.ts'
 import { entropyEvidenceOf } from '../../core/chain/entropy-evidence.ts'
 import { BlockErrorCode } from '../../core/chain/errors.ts'
@@ -41,6 +42,7 @@ export const OPERATOR_METRICS = [
   'ledger_peers',
   'ledger_p2p_received_bytes_total',
   'ledger_p2p_sent_bytes_total',
+  'ledger_p2p_protocol_sent_bytes_total',
   'ledger_mempool_bytes',
   'ledger_mempool_capacity',
   'ledger_mempool_min_fee',
@@ -128,6 +130,17 @@ export function registerOperatorMetrics (registry: Registry, src: OperatorMetric
   }
   trafficCounter('ledger_p2p_received_bytes_total', 'bytes received on p2p connections (TCP payload: noise and yamux framing included)', () => src.peers()?.traffic?.().bytesIn)
   trafficCounter('ledger_p2p_sent_bytes_total', 'bytes sent on p2p connections (TCP payload: noise and yamux framing included)', () => src.peers()?.traffic?.().bytesOut)
+  const byProtocol: Counter<'protocol'> = new Counter({
+    name: 'ledger_p2p_protocol_sent_bytes_total',
+    help: 'bytes this node handed its p2p streams, by protocol: request/response methods, gossip/<topic>, gossip/control, identify, ping (noise and yamux framing not included)',
+    labelNames: ['protocol'] as const,
+    registers,
+    collect () {
+      const sent = src.peers()?.sentBytes?.().protocols ?? {}
+      byProtocol.reset()
+      for (const protocol of SENT_BYTES_PROTOCOLS) byProtocol.inc({ protocol }, sent[protocol] ?? 0)
+    }
+  })
 
   const level = (name: string, help: string, read: () => number): void => {
     const g: Gauge = new Gauge({ name, help, registers, collect () { g.set(read()) } })

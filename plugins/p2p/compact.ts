@@ -113,6 +113,15 @@ export function decodeCompact (bytes: Uint8Array, pow: PowCore, maxTxs: number):
   return { header: readHeader(headerBytes, pow), headerBytes, salt, quantumSignature, coinbase, coinbaseForm, shortIds }
 }
 
+/** The hash of the block an announcement's header names, without parsing the rest (undefined: too short to be one). */
+export function announcedBlockHash (bytes: Uint8Array, pow: PowCore): string | undefined {
+  if (bytes.length < 1 + HEADER_BYTES || bytes[0] !== COMPACT_FORMAT) return undefined
+  const header = bytes.subarray(1, 1 + HEADER_BYTES)
+  const nonce = new DataView(header.buffer, header.byteOffset, header.byteLength).getBigUint64(HEADER_PREFIX_BYTES)
+  if (nonce > BigInt(Number.MAX_SAFE_INTEGER)) return undefined
+  return Buffer.from(pow.hashHeader(header.subarray(0, HEADER_PREFIX_BYTES), Number(nonce))).toString('hex')
+}
+
 function readHeader (bytes: Uint8Array, pow: PowCore): CompactHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const height = view.getBigUint64(4)

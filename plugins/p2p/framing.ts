@@ -14,10 +14,13 @@ export interface FrameSink {
 /** The reader did not take what we sent within the drain deadline. */
 export class UnreadResponseError extends Error { override name = 'UnreadResponseError' }
 
+/** the length prefix of every frame */
+export const FRAME_PREFIX_BYTES = 4
+
 export function frame (payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + payload.length)
+  const out = new Uint8Array(FRAME_PREFIX_BYTES + payload.length)
   new DataView(out.buffer).setUint32(0, payload.length)
-  out.set(payload, 4)
+  out.set(payload, FRAME_PREFIX_BYTES)
   return out
 }
 

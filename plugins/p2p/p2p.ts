@@ -13,8 +13,10 @@ import type { Sha3Core } from '../../core/crypto/sha3.ts'
 import { DEFAULT_SHA3_CORE } from '../../core/crypto/sha3.ts'
 import type { MldsaCore } from '../../core/crypto/mldsa.ts'
 import { DEFAULT_MLDSA_CORE } from '../../core/crypto/mldsa.ts'
-import type { PeerInfo, PeerService, PeerTraffic, SyncState } from '../../core/kernel/services.ts'
+import type { PeerInfo, PeerService, PeerTraffic, SentBytesSnapshot, SyncState } from '../../core/kernel/services.ts'
 import { TrafficMeter } from './traffic-meter.ts'
+import { SentBytes } from './sent-bytes.ts'
+import { announcedBlockHash } from './compact.ts'
 import { loadOrCreateIdentity } from './identity.ts'
 import { createLibp2pNode } from './libp2p-node.ts'
 import type { LedgerLibp2p } from './libp2p-node.ts'
@@ -120,7 +122,9 @@ export class P2p implements PeerService {
   readonly #reports = new ReportLimiter(REPORT_RATE)
   readonly #orphanStatus = new TokenBuckets(ORPHAN_STATUS_RATE)
   #orphanRefreshes = 0
-  readonly #traffic = new TrafficMeter()
+  /** what this node hands its streams, by protocol and per block (sent-bytes.ts) */
+  readonly #sent: SentBytes
+  readonly #traffic: TrafficMeter
   readonly #headersBudget = new TokenBuckets(HEADERS_RATE)
   /** one budget of free stale refusals per peer, whichever way its transactions came (gossip or inv/getdata) */
   readonly #txRefusalScore = new TxRefusalScore()
@@ -132,6 +136,8 @@ export class P2p implements PeerService {
     this.#o = o
     if (isIP(o.host) === 0) throw new Error(`p2p.host must be an IP address (got '${o.host}')`)
     this.#bootstrap = o.peers.map(parsePeerAddress)
+    this.#sent = new SentBytes({ params: o.params, announcedBlock: (data) => announcedBlockHash(data, o.powCore) })
+    this.#traffic = new TrafficMeter(this.#sent)
     this.misbehaviour = new Misbehaviour({
       file: path.join(o.dataDir, BANS_FILE),
       banSeconds: o.banSeconds,
@@ -164,6 +170,7 @@ export class P2p implements PeerService {
   peers (): PeerInfo[] { return this.table.list() }
 
   traffic (): PeerTraffic { return this.#traffic.totals() }
+  sentBytes (): SentBytesSnapshot { return this.#sent.snapshot() }
   /** status requests orphan blocks made this node send (within ORPHAN_STATUS_RATE per peer) */
   orphanStatusRequests (): number { return this.#orphanRefreshes }
   /** how received compact blocks were rebuilt: alone, with a blocktxn request, or whole (test bed, tests) */
@@ -232,7 +239,9 @@ export class P2p implements PeerService {
       throw await listenErrorOf(o.host, o.port) ?? err
     }
     this.#node = node
-    const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs })
+    const onRequestSent = this.#sent.requestSent.bind(this.#sent)
+    const onResponseSent = this.#sent.responseSent.bind(this.#sent)
+    const client = new ReqRespClient({ node, params: o.params, timeoutMs: o.requestTimeoutMs, onRequestSent })
     this.#client = client
     const maxTxBytes = o.params.maxTxBytes
     const txRelay = o.mempool === undefined
@@ -251,7 +260,7 @@ export class P2p implements PeerService {
         maxTxBytes
       })
     this.#txRelay = txRelay
-    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS) }, {
+    await registerHandlers({ node, params: o.params, timeoutMs: o.requestTimeoutMs, drainMs: Math.min(o.requestTimeoutMs / 2, MAX_DRAIN_MS), onResponseSent }, {
       status: (remote, peerId) => this.#onStatusRequest(remote, peerId),
       headers: async (req, peerId) => {
         if (!this.#headersBudget.take(peerId, Math.max(req.max, HEADERS_MIN_COST))) {

@@ -37,6 +37,7 @@ export class LruMap<V> {
   has (k: string): boolean { return this.#map.has(k) }
   delete (k: string): boolean { return this.#map.delete(k) }
   values (): IterableIterator<V> { return this.#map.values() }
+  entries (): IterableIterator<[string, V]> { return this.#map.entries() }
   get size (): number { return this.#map.size }
 }
 

@@ -5,7 +5,7 @@
 import type { Libp2p, Stream, Connection } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
 import type { NetworkParams } from '../../core/chain/params.ts'
-import { readFrames, UnreadResponseError, writeFrame } from './framing.ts'
+import { FRAME_PREFIX_BYTES, readFrames, UnreadResponseError, writeFrame } from './framing.ts'
 import {
   decodeJson, encodeJson, LIMITS, parseBlocksRequest, parseBlockTxnRequest, parseGetTxRequest, parseHeadersRequest, parseHeadersResponse, parseStatus,
   parseTxInv, protocolId, WireError
@@ -51,6 +51,10 @@ export interface ReqRespOptions {
    * a peer that reads nothing for this long loses the stream and the serving slot it held
    */
   drainMs?: number
+  /** a request was written: its frame's bytes (the relay accounting of sent-bytes.ts) */
+  onRequestSent?(method: Method, request: unknown, bytes: number): void
+  /** a response was written whole: each frame's bytes, in order */
+  onResponseSent?(method: Method, request: unknown, frames: number[]): void
 }
 
 /** a request refused because the peer asks too often (the stream is reset, nothing is sent) */
@@ -77,11 +81,17 @@ export async function registerHandlers (o: ReqRespOptions, h: RequestHandlers): 
       const drainMs = o.drainMs ?? o.timeoutMs
       try {
         const request = await readRequest(stream)
-        for await (const item of respond(request, peerId)) await writeFrame(stream, item instanceof Uint8Array ? item : encodeJson(item), drainMs)
+        const frames: number[] = []
+        for await (const item of respond(request, peerId)) {
+          const payload = item instanceof Uint8Array ? item : encodeJson(item)
+          await writeFrame(stream, payload, drainMs)
+          frames.push(FRAME_PREFIX_BYTES + payload.length)
+        }
         // what is still buffered must be taken within the same deadline
         await stream.close({ signal: AbortSignal.timeout(drainMs) }).catch((err: unknown) => {
           throw ['TimeoutError', 'AbortError'].includes((err as Error).name) ? new UnreadResponseError(`the peer did not take the end of the response in ${drainMs} ms`) : err
         })
+        o.onResponseSent?.(method, request, frames)
       } catch (err) {
         if (err instanceof WireError) h.misbehaved(peerId, `${method} request: ${err.message}`)
         if (err instanceof UnreadResponseError) h.unread?.(peerId, method)
@@ -173,7 +183,9 @@ export class ReqRespClient {
     const onAbort = (): void => stream.abort(new RequestTimeoutError(`${method} request to ${peerId} timed out after ${this.#o.timeoutMs} ms`))
     signal.addEventListener('abort', onAbort, { once: true })
     try {
-      await writeFrame(stream, encodeJson(body))
+      const request = encodeJson(body)
+      await writeFrame(stream, request)
+      this.#o.onRequestSent?.(method, body, FRAME_PREFIX_BYTES + request.length)
       await stream.close()
       const out: Uint8Array[] = []
       let bytes = 0

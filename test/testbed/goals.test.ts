@@ -1,7 +1,7 @@
 // Issue 28's goal figures from hand-made intervals and recordings: every value checked against
 // what the inputs say, and each verdict on both sides of its goal.
 import t from 'tap'
-import { blockBytesGoal, compactGoal, goalFigures, hashRateDrop, hashRateStep, intervalGoal, minerLatencyMs, propagationGoal, recoveryGoal, rollingMeans, staleGoal, txBytesGoal } from '../../testbed/figures/goals.ts'
+import { compactGoal, goalFigures, hashRateDrop, hashRateStep, intervalGoal, minerLatencyMs, propagationGoal, recoveryGoal, rollingMeans, staleGoal } from '../../testbed/figures/goals.ts'
 import type { Interval, PropagationFigures } from '../../testbed/figures/blocks.ts'
 import { computeFigures } from '../../testbed/figures/index.ts'
 import { figuresTable } from '../../testbed/report/table.ts'
@@ -141,27 +141,6 @@ t.test('compact blocks rebuilt alone, summed over nodes', async (t) => {
   t.match(compactGoal(rec), { value: 27 / 30, verdict: 'met', counts: { rebuilt: 27, withRequest: 2, wholeBlock: 1 } })
   rec.nodes[2] = { ...(rec.nodes[2] as NodeRecord), compact: { rebuilt: 9, withRequest: 2, wholeBlock: 1 } }
   t.match(compactGoal(rec), { value: 26 / 30, verdict: 'missed' })
-})
-
-t.test('link bytes per transaction and per block: bounds from the relays\' totals and the blocks\' sizes', async (t) => {
-  const rec = ringRecording(4, 1, 2, 2)
-  t.match(txBytesGoal(rec), { verdict: 'not measured', note: /no transaction sizes/ })
-  t.match(blockBytesGoal(rec), { verdict: 'not measured', note: /no block sizes/ })
-  // two blocks of 10 000 bytes each holding 9 000 bytes of transactions; 4 links
-  for (const b of rec.finalChain.slice(1)) { b.bytes = 10_000; b.txBytes = 9_000 }
-  // every tx body to 3 other nodes (54 000) + 1 600 more bytes, over 4 links
-  rec.nodes[0] = { ...(rec.nodes[0] as NodeRecord), bytesSent: 40_000 }
-  rec.nodes[1] = { ...(rec.nodes[1] as NodeRecord), bytesSent: 15_600 }
-  const tx = txBytesGoal(rec)
-  t.equal(tx.value, 55_600 / 4 / 18_000)
-  t.equal(tx.verdict, 'met')
-  const block = blockBytesGoal(rec)
-  t.equal(block.residualBytes, 1_600)
-  t.equal(block.value, 1_600 / 4 / 20_000)
-  t.equal(block.verdict, 'met')
-  rec.nodes[1] = { ...(rec.nodes[1] as NodeRecord), bytesSent: 100_000 }
-  t.match(txBytesGoal(rec), { verdict: 'not measured', note: /upper bound/ }, 'a bound over the goal does not show a miss')
-  t.match(blockBytesGoal(rec), { verdict: 'not measured' })
 })
 
 t.test('the goals in the figures and the table', async (t) => {

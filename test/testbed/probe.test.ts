@@ -8,7 +8,8 @@ import type { ProbeDeps } from '../../testbed/probe/routes.ts'
 import type { ChainService } from '../../core/chain/chain-service.ts'
 import type { MempoolService } from '../../core/chain/mempool-service.ts'
 import type { Block, Transaction } from '../../core/chain/types.ts'
-import { encodeBlock } from '../../core/chain/tx-codec.ts'
+import { encodeBlock, encodeTx } from '../../core/chain/tx-codec.ts'
+import { devWallet, generateWallet, testParams, transfer } from '../helpers/chain.ts'
 import { freePort } from '../helpers/ports.ts'
 
 const block = (height: number): Block => ({ version: 1, height, timestamp: 1, previous_hash: `p${height}`, merkle_root: '', difficulty: 1, bits: 0x3fffffff, miner: 'm', nonce: 0, hash: `h${height}`, transactions: [], quantum_signature: null })
@@ -31,6 +32,15 @@ t.test('the recorder keeps the first arrival of each block and tx, and every hoo
   t.match(rec.events[4], { disconnected: 1, fork_height: 4, to_height: 6 })
   t.same(rec.page(1, 2).events.map((e) => e.type), ['tx_seen', 'block_relayed'])
   t.equal(rec.page(1, 2).next, 3)
+})
+
+t.test('an admitted transaction is recorded with its wire size', async (t) => {
+  const hooks = createHooks()
+  const rec = new EventRecorder()
+  rec.tap(hooks, 'probe')
+  const tx = transfer(testParams(), devWallet(), generateWallet().address, 1, 0)
+  hooks.txAdmitted.call(tx)
+  t.match(rec.events[0], { type: 'tx_admitted', id: tx.transaction_id, bytes: encodeTx(tx).length })
 })
 
 t.test('the recorder is bounded: past its cap it counts instead of keeping', async (t) => {
@@ -74,8 +84,15 @@ t.test('the probe HTTP: answers, and a 4xx for each bad request', async (t) => {
   t.match(chain, { status: 200, body: [{ height: 1, hash: 'h1', txBytes: 0 }, { height: 2, hash: 'h2', txBytes: 0 }] })
   t.equal((chain.body as Array<{ bytes: number }>)[0]?.bytes, encodeBlock(block(1)).length, 'each block\'s wire size')
   // the compact-block counts of a peers service that keeps them
-  deps.peers = { peers: () => [], syncState: () => 'synced', compactStats: () => ({ rebuilt: 4, withRequest: 1, wholeBlock: 0 }) }
+  t.match(await get('/sent'), { status: 200, body: null }, 'no p2p plugin: nothing counted')
+  deps.peers = {
+    peers: () => [],
+    syncState: () => 'synced',
+    compactStats: () => ({ rebuilt: 4, withRequest: 1, wholeBlock: 0 }),
+    sentBytes: () => ({ protocols: { txinv: 120, 'gossip/cmpctblock': 2400 }, blocks: { h2: 2400 } })
+  }
   t.match(await get('/state'), { status: 200, body: { compact: { rebuilt: 4, withRequest: 1, wholeBlock: 0 } } })
+  t.same(await get('/sent'), { status: 200, body: { protocols: { txinv: 120, 'gossip/cmpctblock': 2400 }, blocks: { h2: 2400 } } }, 'the node\'s own sent-bytes counts')
   // the miner's hash count: 0 without a miner, its counter with one
   t.match(await get('/state'), { body: { hashes: 0 } })
   deps.miner = { status: () => ({ enabled: true, running: true, blocks_mined: 0, miner_address: 'm', simulation_mode: false, qrng_source: '', hash_rate: 0, halted_reason: null }), hashesTried: () => 123_456 }

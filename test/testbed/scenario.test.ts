@@ -9,7 +9,7 @@ function caught (fn: () => unknown): unknown {
 }
 
 t.test('every shipped scenario parses, with steps in time order', async (t) => {
-  t.same(shippedScenarios(), ['steady', 'partition', 'churn', 'late-join', 'hashrate'])
+  t.same(shippedScenarios(), ['steady', 'partition', 'churn', 'late-join', 'hashrate', 'relay'])
   for (const name of shippedScenarios()) {
     const s = loadScenario(name)
     t.equal(s.name, name)
@@ -19,6 +19,7 @@ t.test('every shipped scenario parses, with steps in time order', async (t) => {
   const p = loadScenario('partition')
   t.same(p.steps.filter((s) => s.do === 'partition').map((s) => s.do === 'partition' ? s.groups : []), [[[5, 0, 1], [2, 3, 4]]])
   t.same(loadScenario('late-join').late, [5])
+  t.match(loadScenario('relay').steps, [{ do: 'load', rate: 1, wallets: 40, fundCoin: 0.5 }, { do: 'load', rate: 20, entry: 'sticky' }], 'relay: senders funded, then ~100 transfers a block')
   // hashrate: its miners' duties sum well under one core, so stopping two of four halves the
   // network's hash rate instead of handing their CPU to the other two
   const h = loadScenario('hashrate')
@@ -53,6 +54,8 @@ t.test('each mistake is refused with where it is', async (t) => {
     [{ steps: [{ at: 1, do: 'kill', node: 1, whileSyncing: 'yes' }] }, /whileSyncing must be true or false/],
     [{ steps: [{ at: 1, do: 'rogue', node: 1, kind: 'nice' }] }, /kind must be garbage or false-claim/],
     [{ steps: [{ at: 1, do: 'load', rate: 1, entry: 'nearest' }] }, /entry must be random or sticky/],
+    [{ steps: [{ at: 1, do: 'load', rate: 1, wallets: 2.5 }] }, /wallets must be an integer/],
+    [{ steps: [{ at: 1, do: 'load', rate: 1, wallets: 4, fundCoin: 0 }] }, /fundCoin must be a number/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1], [1, 2]] }] }, /name a node twice/],
     [{ steps: [{ at: 1, do: 'partition', groups: [[0, 1]] }] }, /at least two groups/],
     [{ steps: [{ at: 1, do: 'mining', nodes: [0] }] }, /\.on must be true or false/],

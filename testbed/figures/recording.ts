@@ -1,7 +1,7 @@
 // Everything a test bed run recorded, the one input of the figures (pure functions over it,
 // so a third party computes them again from report.json's `recording`).
 import type { ChainBlock, NodeEvent } from '../events.ts'
-import type { CompactRelayCounts } from '../../core/kernel/services.ts'
+import type { CompactRelayCounts, SentBytesSnapshot } from '../../core/kernel/services.ts'
 
 export interface Mark { t: number; kind: 'partition' | 'heal' | 'kill' | 'restart' | 'mining' | 'links' | 'rogue' | 'load' | 'start' | 'end'; label: string; nodes?: number[]; peer?: string }
 
@@ -25,6 +25,9 @@ export interface NodeRecord {
   hashes?: HashSample[]
   /** received compact blocks by how they were rebuilt, over all its processes (absent in recordings before issue 28) */
   compact?: CompactRelayCounts
+  /** what the node counted it sent at the application level (by protocol, and per block: the blocks it
+   *  still remembered when last read), over all its processes (absent in recordings before these counts) */
+  sent?: SentBytesSnapshot
 }
 
 export interface Recording {

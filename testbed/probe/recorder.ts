@@ -3,6 +3,8 @@
 // and counts the rest (a figure computed from a cut record says so: `dropped`).
 import type { HookCatalogue } from '../../core/kernel/hooks.ts'
 import type { NodeEvent } from '../events.ts'
+import { encodeTx } from '../../core/chain/tx-codec.ts'
+import type { Transaction } from '../../core/chain/types.ts'
 
 const MAX_EVENTS = 1_000_000
 
@@ -41,7 +43,8 @@ export class EventRecorder {
     hooks.blockMined.tap(name, (block) => { this.#push({ t: now(), type: 'block_mined', hash: block.hash, height: block.height }) })
     hooks.blockRejected.tap(name, (e) => { this.#push({ t: now(), type: 'block_rejected', hash: e.hash, code: e.code }) })
     hooks.reorg.tap(name, (e) => { this.#push({ t: now(), type: 'reorg', disconnected: e.disconnected, connected: e.connected, fork_height: e.forkPoint.height, to_height: e.to.height }) })
-    hooks.txAdmitted.tap(name, (tx) => { this.#push({ t: now(), type: 'tx_admitted', id: tx.transaction_id }) })
+    // with its binary size: the transaction-relay figure's denominator (one encode per admission)
+    hooks.txAdmitted.tap(name, (tx) => { this.#push({ t: now(), type: 'tx_admitted', id: tx.transaction_id, bytes: binarySize(tx) }) })
     hooks.txRemoved.tap(name, ({ tx, reason }) => { this.#push({ t: now(), type: 'tx_removed', id: tx.transaction_id, reason }) })
     hooks.peerConnected.tap(name, (p) => { this.#push({ t: now(), type: 'peer_connected', peer: p.peerId, address: p.address }) })
     hooks.peerDisconnected.tap(name, (p) => { this.#push({ t: now(), type: 'peer_disconnected', peer: p.peerId, address: p.address }) })
@@ -52,4 +55,9 @@ export class EventRecorder {
     const events = this.events.slice(since, since + limit)
     return { events, next: since + events.length, dropped: this.dropped }
   }
+}
+
+/** an admitted transaction's wire size; undefined for one the codec cannot encode (an instrument never throws into the node's hooks) */
+function binarySize (tx: Transaction): number | undefined {
+  try { return encodeTx(tx).length } catch { return undefined }
 }

@@ -2,6 +2,7 @@
 //   GET  /state                    tip, sync state, peers, mempool size, miner status and hash count (ProbeState)
 //   GET  /events?since=N&limit=M   recorded events from index N (NodeEvent[], next index)
 //   GET  /chain?from=H&to=H        main-chain blocks with their transaction ids (ChainBlock[])
+//   GET  /sent                     what the node sent at the application level, by protocol and per recent block (SentBytesSnapshot; null without a p2p plugin that counts)
 //   GET  /pending                  transaction ids in the mempool
 //   GET  /receipt/<tx id>          the contract receipt of a confirmed transaction, or null
 //   GET  /account/<address>        { nonce (next to use, pending counted), balance (bohm, string) }
@@ -83,6 +84,7 @@ async function answer (d: ProbeDeps, method: string, url: URL, body: Buffer): Pr
   if (method === 'GET' && p === '/state') return state(d)
   if (method === 'GET' && p === '/events') return d.recorder.page(intParam(url.searchParams, 'since', 0), Math.min(intParam(url.searchParams, 'limit', MAX_PAGE), MAX_PAGE))
   if (method === 'GET' && p === '/chain') return await chainBlocks(d, intParam(url.searchParams, 'from', 0), intParam(url.searchParams, 'to', Number.MAX_SAFE_INTEGER))
+  if (method === 'GET' && p === '/sent') return d.peers?.sentBytes?.() ?? null
   if (method === 'GET' && p === '/pending') return d.mempool.list().map((tx) => tx.transaction_id)
   if (method === 'GET' && p.startsWith('/receipt/')) return (await d.chain.getReceipt(p.slice('/receipt/'.length))) ?? null
   if (method === 'GET' && p.startsWith('/account/')) {

@@ -31,7 +31,8 @@ export function figuresTable (f: Figures): string {
     `issue 28 goals (interval warm-up: the first ${f.goals.interval.warmupBlocks} blocks of the run)`,
     ...goalList(f.goals).flatMap((g) => [
       `  ${g.verdict === 'met' ? 'MET   ' : g.verdict === 'missed' ? 'MISSED' : 'n/m   '} ${g.name} (goal ${g.goal})`,
-      `         ${g.measured}${g.note === '' ? '' : ` — ${g.note}`}`
+      `         ${g.measured}${g.note === '' ? '' : ` — ${g.note}`}`,
+      ...(g.lines ?? []).map((l) => `         ${l}`)
     ]),
     '',
     'node  miner  sent       per block   per tx     RSS max    CPU      hash rate (run mean)  crashes'

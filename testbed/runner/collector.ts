@@ -3,8 +3,8 @@
 // killed mid-run has given up all but its last moments. A restarted node's probe starts its
 // record again from zero; its counters (compact blocks, hashes) are added up over its restarts.
 import { readFileSync } from 'node:fs'
-import type { NodeEvent, ProbeState } from '../events.ts'
-import type { CompactRelayCounts } from '../../core/kernel/services.ts'
+import type { NodeEvent, ProbeSent, ProbeState } from '../events.ts'
+import type { CompactRelayCounts, SentBytesSnapshot } from '../../core/kernel/services.ts'
 import type { TestbedNode } from '../node/node-process.ts'
 import type { HashSample } from '../figures/recording.ts'
 
@@ -39,6 +39,11 @@ export class Collector {
   /** compact-block counts of the node's earlier processes, and of its current one as last read */
   readonly #compactBefore: CompactRelayCounts[]
   readonly #lastCompact: CompactRelayCounts[]
+  /** what the node's earlier processes counted they sent, and its current one as last read */
+  readonly #sentBefore: SentBytesSnapshot[]
+  readonly #lastSent: SentBytesSnapshot[]
+  /** whether any of the node's processes answered /sent with counts */
+  readonly #sentCounted: boolean[]
   /** hashes of the node's earlier processes, and of its current one as last read */
   readonly #hashesBefore: number[]
   readonly #lastHashes: number[]
@@ -58,6 +63,15 @@ export class Collector {
     this.#pid = nodes.map(() => null)
     this.#compactBefore = nodes.map(() => zeroCounts())
     this.#lastCompact = nodes.map(() => zeroCounts())
+    this.#sentBefore = nodes.map(() => emptySent())
+    this.#lastSent = nodes.map(() => emptySent())
+    this.#sentCounted = nodes.map(() => false)
+  }
+
+  /** what the node counted it sent, over all of its processes (as last read); undefined when it never counted */
+  sent (index: number): SentBytesSnapshot | undefined {
+    if (this.#sentCounted[index] !== true) return undefined
+    return addSent(this.#sentBefore[index] ?? emptySent(), this.#lastSent[index] ?? emptySent())
   }
 
   /** received compact blocks by how they were rebuilt, over all of the node's processes (as last read) */
@@ -78,6 +92,8 @@ export class Collector {
       this.#lastCpu[i] = 0
       this.#compactBefore[i] = this.compact(i)
       this.#lastCompact[i] = zeroCounts()
+      this.#sentBefore[i] = this.sent(i) ?? emptySent()
+      this.#lastSent[i] = emptySent()
       this.#hashesBefore[i] = (this.#hashesBefore[i] ?? 0) + (this.#lastHashes[i] ?? 0)
       this.#lastHashes[i] = 0
       this.#pid[i] = n.pid
@@ -98,6 +114,8 @@ export class Collector {
       const state = await n.get<ProbeState>('/state')
       const counts = state.compact
       if (counts !== null && counts !== undefined) this.#lastCompact[i] = counts
+      const sent = await n.get<ProbeSent>('/sent')
+      if (sent !== null) { this.#lastSent[i] = latestSent(this.#lastSent[i] ?? emptySent(), sent); this.#sentCounted[i] = true }
       if (typeof state.hashes === 'number') {
         this.#lastHashes[i] = state.hashes
         this.hashes[i]?.push({ t: Date.now(), hashes: (this.#hashesBefore[i] ?? 0) + state.hashes })
@@ -112,4 +130,20 @@ const zeroCounts = (): CompactRelayCounts => ({ rebuilt: 0, withRequest: 0, whol
 
 function addCounts (a: CompactRelayCounts, b: CompactRelayCounts): CompactRelayCounts {
   return { rebuilt: a.rebuilt + b.rebuilt, withRequest: a.withRequest + b.withRequest, wholeBlock: a.wholeBlock + b.wholeBlock }
+}
+
+const emptySent = (): SentBytesSnapshot => ({ protocols: {}, blocks: {} })
+
+/** a process's counts only grow; blocks it no longer remembers (its bounded list) keep their last count */
+function latestSent (before: SentBytesSnapshot, now: SentBytesSnapshot): SentBytesSnapshot {
+  return { protocols: now.protocols, blocks: { ...before.blocks, ...now.blocks } }
+}
+
+/** a process's counts start at zero: the node's are the sum of its processes' */
+function addSent (a: SentBytesSnapshot, b: SentBytesSnapshot): SentBytesSnapshot {
+  const protocols = { ...a.protocols }
+  for (const [k, v] of Object.entries(b.protocols) as Array<[keyof SentBytesSnapshot['protocols'], number]>) protocols[k] = (protocols[k] ?? 0) + v
+  const blocks = { ...a.blocks }
+  for (const [k, v] of Object.entries(b.blocks)) blocks[k] = (blocks[k] ?? 0) + v
+  return { protocols, blocks }
 }

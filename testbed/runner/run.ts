@@ -44,6 +44,11 @@ function minerWallet (seed: number, index: number): Wallet {
   return walletFromSeed(shake256(Buffer.from(`ledger testbed ${seed} miner ${index}`), { dkLen: 32 }))
 }
 
+/** the load's own senders (a `load` step's `wallets`), funded by the miners' wallets */
+function loadWallet (seed: number, index: number): Wallet {
+  return walletFromSeed(shake256(Buffer.from(`ledger testbed ${seed} load ${index}`), { dkLen: 32 }))
+}
+
 export async function runScenario (o: RunOptions): Promise<RunResult> {
   const s = o.scenario
   const params = NETWORKS[s.network]
@@ -53,7 +58,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
   const shaper = new ShaperThread()
   const nodes: TestbedNode[] = []
   const rogues = new Set<RogueRun>()
-  const load = new LoadGenerator(params.chainId, nodes, Array.from({ length: s.miners }, (_, i) => minerWallet(s.seed, i)), random)
+  const load = new LoadGenerator(params.chainId, nodes, Array.from({ length: s.miners }, (_, i) => minerWallet(s.seed, i)), random, (i) => loadWallet(s.seed, i))
   let cleaned = false
   const cleanupNow = (): void => {
     if (cleaned) return
@@ -108,6 +113,7 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
       while (polling.on) {
         await collector.poll()
         await load.checkDeploy().catch(() => {})
+        await load.checkFunding().catch(() => {})
         await sleep(POLL_MS)
       }
     })()
@@ -159,7 +165,8 @@ export async function runScenario (o: RunOptions): Promise<RunResult> {
         bytesSent: bytesSentBy(linkViews, n.index),
         hashRate: hashRates.get(n.index) ?? 0,
         hashes: collector.hashes[n.index] ?? [],
-        compact: collector.compact(n.index)
+        compact: collector.compact(n.index),
+        sent: collector.sent(n.index)
       })),
       links: topology.map(([a, b]) => [a, b]),
       marks,

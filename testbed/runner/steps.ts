@@ -21,6 +21,9 @@ export interface StepContext {
   mark: (kind: Mark['kind'], label: string, nodes?: number[], peer?: string) => void
 }
 
+/** what each load wallet is funded with (coin) unless the step says */
+const DEFAULT_FUND_COIN = 1
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 export function linkSettings (s: { latencyMs?: number; jitterMs?: number; bandwidth?: string | null }): Partial<LinkSettings> {
@@ -36,7 +39,11 @@ export async function playStep (ctx: StepContext, step: Step): Promise<void> {
   const node = (i: number): TestbedNode => ctx.nodes[i] as TestbedNode
   const at = `t=${step.at}s:`
   switch (step.do) {
-    case 'load': load.setRate(step.rate, step.mix, step.entry); mark('load', `${at} load ${step.rate} tx/s${step.entry === 'sticky' ? ' (each wallet to one node)' : ''}`); break
+    case 'load':
+      if (step.wallets !== undefined) load.fund(step.wallets, step.fundCoin ?? DEFAULT_FUND_COIN)
+      load.setRate(step.rate, step.mix, step.entry)
+      mark('load', `${at} load ${step.rate} tx/s${step.entry === 'sticky' ? ' (each wallet to one node)' : ''}${step.wallets === undefined ? '' : ` (${step.wallets} more senders funded)`}`)
+      break
     case 'partition': await shaper.partition(step.groups); mark('partition', `${at} partition ${step.groups.map((g) => `[${g.join(',')}]`).join(' | ')}`, step.groups.flat()); break
     case 'heal': await shaper.heal(); mark('heal', `${at} heal`); break
     case 'kill':

@@ -59,12 +59,14 @@ function parseStep (raw: unknown, i: number, nodes: number): Step {
   const node = (): number => int(raw, 'node', where, 0, nodes - 1)
   switch (raw.do) {
     case 'load': {
-      only(raw, ['at', 'do', 'rate', 'mix', 'entry'], where)
+      only(raw, ['at', 'do', 'rate', 'mix', 'entry', 'wallets', 'fundCoin'], where)
       if (raw.entry !== undefined && raw.entry !== 'random' && raw.entry !== 'sticky') throw new ScenarioError(`${where}.entry must be random or sticky`)
       const mix = raw.mix ?? { transfer: 1 }
       if (!isObject(mix) || Object.entries(mix).some(([k, v]) => !['transfer', 'chat', 'call'].includes(k) || typeof v !== 'number' || v < 0)) throw new ScenarioError(`${where}.mix must map transfer, chat and call to non-negative weights`)
       const step: Step = { at, do: 'load', rate: num(raw, 'rate', where, 0, 1000), mix: mix as Partial<Record<TxKind, number>> }
       if (raw.entry !== undefined) step.entry = raw.entry
+      if (raw.wallets !== undefined) step.wallets = int(raw, 'wallets', where, 1, 1000)
+      if (raw.fundCoin !== undefined) step.fundCoin = num(raw, 'fundCoin', where, 0.001, 1000)
       return step
     }
     case 'partition': {
@@ -163,5 +165,5 @@ export function loadScenario (nameOrFile: string): Scenario {
 }
 
 export function shippedScenarios (): string[] {
-  return ['steady', 'partition', 'churn', 'late-join', 'hashrate']
+  return ['steady', 'partition', 'churn', 'late-join', 'hashrate', 'relay']
 }

@@ -5,8 +5,10 @@ export type TxKind = 'transfer' | 'chat' | 'call'
 
 export type Step =
   /** transactions at `rate` per second from the funded wallets to random entry nodes (`entry:
-   *  'sticky'`: each wallet always to the same running node); rate 0 stops */
-  | { at: number; do: 'load'; rate: number; mix?: Partial<Record<TxKind, number>>; entry?: 'random' | 'sticky' }
+   *  'sticky'`: each wallet always to the same running node); rate 0 stops. `wallets`: that many
+   *  more senders, each funded with `fundCoin` (default 1) by the funded wallets, sending once
+   *  their balance shows (a high rate needs many senders: a node holds 64 pending per sender) */
+  | { at: number; do: 'load'; rate: number; mix?: Partial<Record<TxKind, number>>; entry?: 'random' | 'sticky'; wallets?: number; fundCoin?: number }
   /** cut every link between the groups (nodes in no group are each on their own) */
   | { at: number; do: 'partition'; groups: number[][] }
   /** restore every cut link */

@@ -8,7 +8,7 @@ const testbedCommand = defineCommand<TestbedFlags & { keep: boolean }>({
   command: 'testbed',
   describe: 'run a network of real nodes on loopback through shaped links, play a scenario, report its figures (docs/testbed.md)',
   builder: (y) => y
-    .option('scenario', { type: 'string', describe: 'steady, partition, churn, late-join, hashrate, or a scenario JSON file' })
+    .option('scenario', { type: 'string', describe: 'steady, partition, churn, late-join, hashrate, relay, or a scenario JSON file' })
     .option('nodes', { type: 'number', describe: 'nodes (2-12) [default: the scenario\'s, else 6]' })
     .option('miners', { type: 'number', describe: 'how many of them mine, one thread each' })
     .option('mine-duty', { type: 'number', describe: 'percent (1-100) of each miner\'s thread\'s time spent hashing (ledger run --mine-duty) [default: the scenario\'s, else 100]' })

@@ -116,6 +116,7 @@ t.test('the operator metrics: connects, reorgs, stale and rejected blocks, mempo
   t.ok(v.has('ledger_db_size_bytes{db="admin",kind="total_sst"}'))
   t.equal(v.get('ledger_peers{direction="unknown"}'), 0, 'no p2p plugin')
   t.equal(v.get('ledger_p2p_received_bytes_total'), 0)
+  t.equal(v.get('ledger_p2p_protocol_sent_bytes_total{protocol="gossip/cmpctblock"}'), 0, 'every protocol label present, at 0')
   t.equal(v.get('ledger_miner_hashes_per_second'), 0)
 })
 
@@ -126,12 +127,16 @@ t.test('peers by direction and p2p bytes from the peers service', async (t) => {
   t.teardown(() => { fake.peers = saved })
   fake.peers = [{ ...saved[0]!, direction: 'inbound' }, { ...saved[1]!, direction: 'outbound' }, { ...saved[1]!, peer_id: 'x', direction: 'outbound' }]
   fake.traffic = { bytesIn: 12_345, bytesOut: 678 }
+  fake.sent = { protocols: { txinv: 300, 'gossip/cmpctblock': 2200 }, blocks: {} }
   const v = values((await node.get('/metrics')).body)
   t.equal(v.get('ledger_peers{direction="inbound"}'), 1)
   t.equal(v.get('ledger_peers{direction="outbound"}'), 2)
   t.equal(v.get('ledger_peers{direction="unknown"}'), 0)
   t.equal(v.get('ledger_p2p_received_bytes_total'), 12_345)
   t.equal(v.get('ledger_p2p_sent_bytes_total'), 678)
+  t.equal(v.get('ledger_p2p_protocol_sent_bytes_total{protocol="txinv"}'), 300)
+  t.equal(v.get('ledger_p2p_protocol_sent_bytes_total{protocol="gossip/cmpctblock"}'), 2200)
+  t.equal(v.get('ledger_p2p_protocol_sent_bytes_total{protocol="gettx"}'), 0)
   fake.traffic = { bytesIn: 20_000, bytesOut: 1000 }
   t.equal(values((await node.get('/metrics')).body).get('ledger_p2p_received_bytes_total'), 20_000, 'read at scrape time')
 })

@@ -3,6 +3,7 @@
 // transactions the receiver already holds crosses as a compact announcement.
 import t from 'tap'
 import { params, startP2pNode, waitFor } from './helpers.ts'
+import type { P2pTestNode } from './helpers.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/chain.ts'
 import { encodeBlock, encodeTx } from '../../../core/chain/tx-codec.ts'
 import { startByteCountingProxy } from './fixtures/byte-counting-proxy.ts'
@@ -15,6 +16,9 @@ import { encodeCompact } from '../../../plugins/p2p/compact.ts'
 import { encodeHeader } from '../../../core/chain/header.ts'
 import { PENALTY } from '../../../plugins/p2p/misbehaviour.ts'
 import type { BlockRelayedEvent } from '../../../core/kernel/hooks.ts'
+
+/** everything both nodes counted they handed their streams */
+const appSent = (...nodes: P2pTestNode[]): number => nodes.reduce((n, x) => n + Object.values(x.p2p.sentBytes().protocols).reduce((s, v) => s + v, 0), 0)
 
 t.test('a 100-transfer block whose transactions were announced crosses the link in under 5% of its size; each body once', async (t) => {
   // status polls far apart: the bytes measured are the relay's, not the poll's
@@ -41,11 +45,16 @@ t.test('a 100-transfer block whose transactions were announced crosses the link 
   const txBytes = txs.reduce((n, tx) => n + encodeTx(tx).length, 0)
 
   const beforeTxs = proxy.bytes()
+  const appBefore = appSent(a, b)
   for (const tx of txs) a.mempool.add(tx)
   await waitFor('b to hold all 100 transactions', () => b.mempool.size === 100, 30_000)
   const txLink = proxy.bytes() - beforeTxs
   t.comment(`transactions: ${txLink} bytes on the link for ${txBytes} bytes of transactions (${(txLink / txBytes).toFixed(3)}x)`)
   t.ok(txLink <= 1.2 * txBytes, `each body crossed the link once (${(txLink / txBytes).toFixed(3)}x ≤ 1.2x)`)
+  // the nodes' own count of what they sent is what crossed the link, less the framing (noise, yamux: a few percent)
+  const txApp = appSent(a, b) - appBefore
+  t.comment(`the nodes counted ${txApp} bytes sent: framing ×${(txLink / txApp).toFixed(4)}`)
+  t.ok(txApp <= txLink && txApp >= 0.9 * txLink, `the nodes' counts (${txApp}) under the link's bytes (${txLink}), within the framing`)
 
   const tip = a.chain.tip()
   const block = mineBlock(params, tip, { txs })
@@ -56,6 +65,9 @@ t.test('a 100-transfer block whose transactions were announced crosses the link 
   const blockLink = proxy.bytes() - beforeBlock
   t.comment(`block: ${blockLink} bytes on the link for a ${full}-byte block (${(blockLink / full).toFixed(4)}x)`)
   t.ok(blockLink <= 0.05 * full, `the block crossed compact (${(blockLink / full).toFixed(4)}x ≤ 0.05x)`)
+  const counted = a.p2p.sentBytes().blocks[block.hash] ?? 0
+  t.comment(`a counted ${counted} bytes sent to relay the block (${(counted / full).toFixed(4)}x)`)
+  t.ok(counted > 0 && counted <= blockLink, 'the announcer\'s count of the block\'s relay is within what crossed the link')
   t.equal(b.mempool.size, 0, 'its transactions left b\'s mempool')
   t.same(b.p2p.compactStats(), { rebuilt: 1, withRequest: 1, wholeBlock: 0 }, 'the 100-transfer block rebuilt with no extra round trip (the funding block, whose transaction b never heard of, took one)')
 })
