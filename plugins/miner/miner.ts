@@ -26,6 +26,9 @@ import { bitsTargetBytes, difficultyOfBits } from '../../core/chain/target.ts'
 export const ENTROPY_BYTES_PER_BLOCK = 64
 /** a template older than this is rebuilt (fresh timestamp, new transactions) */
 const TEMPLATE_MAX_AGE_MS = 20_000
+/** how long hashing waits for a peer's block at our height, relayed on its proven work, to be
+ *  connected (tens of ms when it is good) before mining on its parent again */
+export const COMPETITOR_HOLD_MS = 2000
 
 export interface MinerOptions {
   params: NetworkParams
@@ -45,6 +48,8 @@ export interface MinerOptions {
   signal: AbortSignal
   /** holds the first block until this node has synced with its peers (bounded) */
   syncGate?: SyncGate
+  /** COMPETITOR_HOLD_MS unless a test says otherwise */
+  competitorHoldMs?: number
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve) => {
@@ -65,10 +70,45 @@ export class Miner implements MinerService {
   #hashRate = 0
   #tipAbort: AbortController | null = null
   #loop: Promise<void> | null = null
+  /** times hashing waited for a relayed competitor to be connected */
+  heldForCompetitors = 0
+  /** the height being mined, from the template's making to the end of its search */
+  #searching: number | null = null
+  /** a peer's block at the height we mine, relayed (its work proven) and not yet connected:
+   *  until it is (or is refused, or the hold ends), a block we found on its parent would only
+   *  be its stale competitor, so hashing waits */
+  #competitor: { height: number; hash: string; until: number; wake: AbortController } | null = null
 
   constructor (o: MinerOptions) {
     this.#o = o
-    o.hooks.tipChanged.tap('miner', () => { this.#tipAbort?.abort() })
+    o.hooks.tipChanged.tap('miner', () => {
+      this.#tipAbort?.abort()
+      this.#competitor?.wake.abort()
+    })
+    o.hooks.blockRelayed.tap('miner', ({ height, hash }) => {
+      if (height !== this.#searching || this.#competitor !== null) return
+      this.#competitor = { height, hash, until: Date.now() + (o.competitorHoldMs ?? COMPETITOR_HOLD_MS), wake: new AbortController() }
+      this.#tipAbort?.abort()
+    })
+    o.hooks.blockRejected.tap('miner', ({ hash }) => { if (this.#competitor?.hash === hash) this.#competitor.wake.abort() })
+  }
+
+  /** the relayed block hashing waits for now, if any */
+  competitorHeld (): { height: number; hash: string } | null {
+    const c = this.#competitor
+    return c === null ? null : { height: c.height, hash: c.hash }
+  }
+
+  /** waits while a relayed block at `height` is being connected; false when the tip moved meanwhile */
+  async #holdForCompetitor (height: number, parentHash: string): Promise<boolean> {
+    const c = this.#competitor
+    if (c === null) return true
+    if (c.height === height && Date.now() < c.until && !c.wake.signal.aborted) {
+      this.heldForCompetitors++
+      await sleep(c.until - Date.now(), AbortSignal.any([this.#o.signal, c.wake.signal]))
+    }
+    if (this.#competitor === c) this.#competitor = null
+    return this.#o.chain.tip().hash === parentHash
   }
 
   status (): MinerStatus {
@@ -123,6 +163,8 @@ export class Miner implements MinerService {
         this.#halt((err as Error).message)
         await sleep(backoff, signal)
         backoff = Math.min(backoff * 2, 5000)
+      } finally {
+        this.#searching = null
       }
     }
     this.#running = false
@@ -131,6 +173,9 @@ export class Miner implements MinerService {
   async #mineOne (): Promise<void> {
     const { params, chain, signal } = this.#o
     const parent = chain.tip()
+    if (!await this.#holdForCompetitor(parent.height + 1, parent.hash) || signal.aborted) return
+    // from here (entropy, envelope, template, search) a relayed block at this height stops us
+    this.#searching = parent.height + 1
     if (this.#o.pace) {
       const wait = (parent.timestamp + params.blockTimeTarget) * 1000 - Date.now()
       if (wait > 0) await sleep(wait, signal)
@@ -171,7 +216,8 @@ export class Miner implements MinerService {
     const before = this.#o.pool.hashesTried
     let found
     try {
-      found = await this.#o.pool.search({ prefix, target: bitsTargetBytes(block.bits), signal: abort.signal })
+      // a competitor relayed while the template was made: hold before searching at all
+      found = this.#competitor === null ? await this.#o.pool.search({ prefix, target: bitsTargetBytes(block.bits), signal: abort.signal }) : null
     } finally {
       clearTimeout(stale)
       signal.removeEventListener('abort', onStop)
