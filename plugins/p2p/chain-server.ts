@@ -49,12 +49,13 @@ async function unindexedHeader (chain: ChainService, hash: string): Promise<Uint
  * `budget` bytes (always at least one block): one request makes us read and buffer at most
  * the budget plus one block. The requester asks again for the rest.
  */
-export async function * blocksByHash (chain: ChainService, req: BlocksRequest, budget: number = LIMITS.maxBlocksResponseBytes, held?: (hash: string) => Uint8Array | undefined): AsyncGenerator<Uint8Array> {
+export async function * blocksByHash (chain: ChainService, req: BlocksRequest, budget: number = LIMITS.maxBlocksResponseBytes, held?: (hash: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined): AsyncGenerator<Uint8Array> {
   let sent = 0
   for (const hash of req.hashes) {
     if (sent >= budget) return
-    // `held`: a block announced before the chain stored it (our own, found a moment ago)
-    const bytes = await chain.getBlockBinary(hash) ?? held?.(hash)
+    // `held`: a block announced before the chain stored it (our own, found a moment ago, or a
+    // peer's we relayed while its transactions were on their way)
+    const bytes = await chain.getBlockBinary(hash) ?? await held?.(hash)
     if (bytes === undefined) return
     sent += bytes.length
     yield bytes

@@ -104,8 +104,10 @@ export interface CompactStats {
 /** A block rebuilt (or produced) here, with its transactions' binary forms: what blocktxn serves before the chain stored it. */
 interface HeldBlock { block: Block; forms: Buffer[]; rebuilt: BlockRelayedEvent['rebuilt'] }
 
-/** How one compact announcement turned out before it is relayed. */
+/** How one compact announcement turned out. */
 type Rebuilt = HeldBlock | { fault: number; reason: string; code: string } | null
+/** An announcement relayed while its missing transactions are being fetched: how that ends. */
+interface Filling { filling: Promise<Rebuilt> }
 
 export class Gossip {
   readonly #o: GossipOptions
@@ -118,6 +120,9 @@ export class Gossip {
    *  announced meanwhile (the next block, relayed fast) waits for its parent instead of being
    *  taken for an orphan */
   readonly #inProgress = new Map<string, Promise<void>>()
+  /** blocks relayed before all their transactions were here: their rebuild, which a peer's
+   *  blocktxn or blocks request for them waits on (bounded by our own requests' timeouts) */
+  readonly #filling = new Map<string, Promise<Rebuilt>>()
   #running = false
   readonly stats: CompactStats = { rebuilt: 0, withRequest: 0, wholeBlock: 0 }
 
@@ -146,15 +151,23 @@ export class Gossip {
     this.#publish(this.#o.topics.compact, encodeCompact(block, encodeHeader(block, this.#o.cores.sha3)))
   }
 
-  /** The binary form of a block announced or rebuilt here lately (before the chain stored it). */
-  heldBlockBinary (hash: string): Uint8Array | undefined {
+  /** A block announced or rebuilt here lately, once rebuilt (before the chain stored it). */
+  async #heldOrFilling (hash: string): Promise<HeldBlock | undefined> {
     const held = this.#held.get(hash)
+    if (held !== undefined) return held
+    const filled = await this.#filling.get(hash)
+    return filled !== undefined && filled !== null && 'block' in filled ? filled : undefined
+  }
+
+  /** The binary form of a block announced or rebuilt here lately (before the chain stored it). */
+  async heldBlockBinary (hash: string): Promise<Uint8Array | undefined> {
+    const held = await this.#heldOrFilling(hash)
     return held === undefined ? undefined : encodeBlock(held.block)
   }
 
   /** The transactions at `indexes` of a block announced or held here (none when unknown). */
   async blockTxn (req: BlockTxnRequest): Promise<Uint8Array[]> {
-    let forms = this.#held.get(req.hash)?.forms
+    let forms = (await this.#heldOrFilling(req.hash))?.forms
     if (forms === undefined) {
       const bytes = await this.#o.chain.getBlockBinary(req.hash)
       forms = bytes === undefined ? undefined : txFormsOfDecodedBlock(bytes)
@@ -222,12 +235,35 @@ export class Gossip {
     const { promise, resolve } = Promise.withResolvers<void>()
     this.#inProgress.set(h.hash, promise)
     const settle = (): void => { this.#inProgress.delete(h.hash); resolve() }
-    let built: Rebuilt
+    let built: Rebuilt | Filling
     try {
       built = await this.#rebuild(peerId, c)
     } catch (err) {
       settle()
       throw err
+    }
+    const origin = msg.type === 'signed' ? msg.from.toString() : peerId
+    if (built !== null && 'filling' in built) {
+      // Relayed now, on its header, work, linkage, envelope and entropy evidence (issue 28's
+      // "relay once the work is proven"): the transactions we lack come from the announcer
+      // meanwhile, and a peer asking us for them waits for that. Downstream nodes that hold
+      // them already need not wait for our round trip.
+      this.fromPeers.add(h.hash)
+      const filling = built.filling
+      this.#filling.set(h.hash, filling)
+      filling.then(async (r) => {
+        if (r === null) return
+        if ('fault' in r) { this.#penalizeFill(peerId, h.hash, r); return }
+        this.#held.set(h.hash, r)
+        await this.#apply(r, peerId, origin)
+      }).catch((err: unknown) => {
+        o.logger.error({ err, hash: h.hash }, 'rebuilding a relayed block failed')
+      }).finally(() => {
+        this.#filling.delete(h.hash)
+        settle()
+      })
+      o.onBlockRelayed?.({ hash: h.hash, height: h.height, peerId, relayMs: performance.now() - arrived, rebuilt: 'request' })
+      return TopicValidatorResult.Accept
     }
     if (built === null || 'fault' in built) settle()
     if (built === null) return TopicValidatorResult.Ignore
@@ -243,7 +279,6 @@ export class Gossip {
     // the work and everything that needs no state checked out: relay now, apply meanwhile
     this.fromPeers.add(h.hash)
     this.#held.set(h.hash, built)
-    const origin = msg.type === 'signed' ? msg.from.toString() : peerId
     // Applying starts on the next turn of the event loop: the chain's first synchronous steps
     // (format, attestation, encoding) would otherwise run before gossipsub forwards the
     // announcement, adding their milliseconds to every hop.
@@ -260,7 +295,7 @@ export class Gossip {
    * Checks what needs no state and rebuilds the block. `fault` > 0: reject (the peer relayed
    * what every relay checks); < 0: drop and charge that many points; 0 or null: drop quietly.
    */
-  async #rebuild (peerId: string, c: CompactBlock): Promise<Rebuilt> {
+  async #rebuild (peerId: string, c: CompactBlock): Promise<Rebuilt | Filling> {
     const o = this.#o
     const h = c.header
     if (!envelopeMatches(c)) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_HASH, reason: 'compact block envelope is not the one its header commits to' }
@@ -287,8 +322,9 @@ export class Gossip {
     return await this.#fill(peerId, c)
   }
 
-  /** The block's transactions from what we hold, then from the peer; the whole block when that fails. */
-  async #fill (peerId: string, c: CompactBlock): Promise<Rebuilt> {
+  /** The block's transactions from what we hold, else the fetch of the rest from the peer (the
+   *  whole block when that fails) to finish after the relay; the whole block first on a short-id collision. */
+  async #fill (peerId: string, c: CompactBlock): Promise<Rebuilt | Filling> {
     const o = this.#o
     const candidates = (function * (mempool: MempoolService | undefined, recent: RecentTxs) {
       if (mempool !== undefined) yield * mempool.list()
@@ -296,15 +332,22 @@ export class Gossip {
     })(o.mempool, o.recent)
     const r = reconstruct(c, candidates)
     if (!r.ok) return await this.#wholeBlock(peerId, c, r.reason)
-    if (r.missing.length > 0) {
+    if (r.missing.length > 0) return { filling: this.#complete(peerId, c, r.txs, r.missing) }
+    return await this.#complete(peerId, c, r.txs, [])
+  }
+
+  /** Asks the peer for the `missing` transactions (if any), checks the merkle root, and falls back to the whole block. */
+  async #complete (peerId: string, c: CompactBlock, found: Array<Transaction | undefined>, missing: number[]): Promise<Rebuilt> {
+    const o = this.#o
+    if (missing.length > 0) {
       let frames: Uint8Array[]
       try {
-        frames = await o.client.blocktxn(peerId, { hash: c.header.hash, indexes: r.missing })
+        frames = await o.client.blocktxn(peerId, { hash: c.header.hash, indexes: missing })
       } catch (err) {
         return await this.#wholeBlock(peerId, c, `blocktxn failed: ${(err as Error).message}`)
       }
-      if (frames.length !== r.missing.length) return await this.#wholeBlock(peerId, c, `blocktxn sent ${frames.length} of ${r.missing.length} transactions`)
-      for (const [k, i] of r.missing.entries()) {
+      if (frames.length !== missing.length) return await this.#wholeBlock(peerId, c, `blocktxn sent ${frames.length} of ${missing.length} transactions`)
+      for (const [k, i] of missing.entries()) {
         let tx: unknown
         try { tx = decodeTxFrame(frames[k] as Uint8Array) } catch (err) {
           if (!(err instanceof WireError)) throw err
@@ -313,18 +356,18 @@ export class Gossip {
         if (tx === null || typeof tx !== 'object' || Array.isArray(tx) || !matchesShortId(c, i, tx as Transaction)) {
           return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: `blocktxn sent a transaction for index ${i} that its short id does not name` }
         }
-        r.txs[i] = tx as Transaction
+        found[i] = tx as Transaction
       }
     }
-    const txs = r.txs as Transaction[]
+    const txs = found as Transaction[]
     const forms = txs.map((tx, i) => i === 0 ? c.coinbaseForm : encodeTx(tx))
     // a short-id collision (or a peer's lie) shows here: the transactions are not the header's
     if (merkleRootOfLeaves(leavesOfEncoded(forms, o.cores.sha3), o.cores.sha3) !== c.header.merkle_root) {
       return await this.#wholeBlock(peerId, c, 'rebuilt transactions do not match the merkle root')
     }
-    if (r.missing.length > 0) this.stats.withRequest++
+    if (missing.length > 0) this.stats.withRequest++
     else this.stats.rebuilt++
-    return { block: assemble(c, txs), forms, rebuilt: r.missing.length > 0 ? 'request' : 'held' }
+    return { block: assemble(c, txs), forms, rebuilt: missing.length > 0 ? 'request' : 'held' }
   }
 
   /** Falls back to fetching the block (blocks/2) from the peer that announced it. */
@@ -354,6 +397,13 @@ export class Gossip {
     if (forms === undefined) return { fault: PENALTY.malformed, code: BlockErrorCode.BAD_FORMAT, reason: 'announced block has no transactions' }
     this.stats.wholeBlock++
     return { block, forms, rebuilt: 'whole' }
+  }
+
+  /** A peer's answer for a block we already relayed was bad: it costs that peer (it answered us directly). */
+  #penalizeFill (peerId: string, hash: string, f: { fault: number; reason: string; code: string }): void {
+    if (f.fault === 0) return
+    this.#o.penalize(peerId, Math.abs(f.fault), f.reason)
+    this.#o.report(peerId, { hash, code: f.code, reason: f.reason, block: true })
   }
 
   /** Applies a relayed block; a body that fails is the originator's fault (relays could not check it). */

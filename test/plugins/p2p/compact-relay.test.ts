@@ -163,3 +163,39 @@ t.test('a block our miner found is announced before our chain connects it, and o
   await waitFor('b to connect the next block', () => b.chain.tip().hash === next.hash)
   t.equal(b.p2p.score(a.p2p.peerId ?? ''), 0, 'connecting it did not announce it again (a repeat costs the announcer)')
 })
+
+t.test('a relay lacking transactions passes the announcement on at once, and serves them once it has them', async (t) => {
+  const b = await startP2pNode()
+  t.teardown(() => b.stop())
+  const c = await startP2pNode({ peers: [b.address] })
+  t.teardown(() => c.stop())
+  await waitFor('b and c peered', () => b.p2p.peers().length === 1 && c.p2p.peers().length === 1)
+  // neither b nor c has heard of the block's transaction; only its announcer can name it
+  const block = mineBlock(params, b.chain.tip(), { txs: [transfer(params, devWallet(), generateWallet().address, 1, 0, { withKey: true })] })
+  let cSaw = false
+  const { promise: cHasIt, resolve: cGotIt } = Promise.withResolvers<void>()
+  c.node.kernel.hooks.peerItemReceived.tap('test', (item) => { if (item.id === block.hash) { cSaw = true; cGotIt() } })
+  let cSawFirst: boolean | null = null
+  const rogue = await startRogue(t, params, b.address, () => ourStatus(b.chain, nodeVersion(params)), {
+    // the announcer answers b's request only once c has the announcement (or after 10 s): a
+    // relay that waited for the transactions before passing it on would make it wait the 10 s
+    blocktxn: async (req) => {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([cHasIt, new Promise((resolve) => { timer = setTimeout(resolve, 10_000) })])
+      clearTimeout(timer)
+      cSawFirst ??= cSaw
+      return req.indexes.map((i) => encodeTx(block.transactions[i] as Transaction))
+    }
+  })
+  await waitFor('the rogue to pass the handshake', () => b.p2p.peers().some((p) => p.peer_id === rogue.peerId))
+  const relayed: BlockRelayedEvent[] = []
+  b.node.kernel.hooks.blockRelayed.tap('test', (r) => { relayed.push(r) })
+  await rogue.node.services.pubsub.publish(topics(params).compact, encodeCompact(block, encodeHeader(block)))
+  await waitFor('b to connect the block', () => b.chain.tip().hash === block.hash)
+  await waitFor('c to connect it, its transaction served by b', () => c.chain.tip().hash === block.hash)
+  t.equal(cSawFirst, true, 'c had the announcement before b had the transaction')
+  t.same(relayed.map((r) => [r.hash, r.rebuilt]), [[block.hash, 'request']], 'b relayed it while asking for the transaction')
+  t.same(c.p2p.compactStats(), { rebuilt: 0, withRequest: 1, wholeBlock: 0 }, 'c asked b, which waited for its own answer')
+  t.equal(b.p2p.score(rogue.peerId), 0, 'the honest announcer costs nothing')
+  t.equal(c.p2p.score(b.p2p.peerId ?? ''), 0, 'nor the relay')
+})
