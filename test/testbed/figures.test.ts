@@ -68,6 +68,7 @@ t.test('propagation, stale rate, intervals and reorgs', async (t) => {
   t.same(f.propagation.perHop.map((h) => [h.hops, h.delay.n, h.delay.p50]), [[1, 3, 200], [2, 3, 600]])
   t.equal(f.propagation.notReachedAll, 0)
   t.match(f.propagation.inRelay, { n: 3, max: 3 }, 'the time inside the relaying node, every relay')
+  t.same([f.propagation.connectedToAll.n, f.propagation.connectedToAll.max], [3, 905], 'connected everywhere: node 2 connected block h 300·h + 5 ms after it was mined')
   t.match(f.propagation.inRelayHeld, { n: 2, max: 2 }, 'those rebuilt without a round trip')
   t.match(f.stale, { mined: 4, onFinalChain: 3, stale: 1, rate: 0.25 })
   t.same(f.intervals.samples, [10, 10], 'intervals between blocks made during the run')

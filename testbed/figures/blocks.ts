@@ -20,6 +20,9 @@ export interface PropagationFigures {
   toAllSamples: number[]
   /** the toAll samples with the block's miner, in mining order (the hops-over-latency goal) */
   toAllBlocks: Array<{ miner: number; ms: number }>
+  /** ms until the last node had connected a final-chain block (its body complete, applied): the
+   *  arrival above plus fetching missing transactions and the connect itself */
+  connectedToAll: Summary
   /** ms a relaying node spent from a compact block's arrival to passing it on, every relay
    *  (absent from recordings made before the probe timed it) */
   inRelay: Summary
@@ -64,6 +67,12 @@ export function propagation (rec: Recording): PropagationFigures {
   const perNode: number[] = []
   const perHop = new Map<number, number[]>()
   const toAll: number[] = []
+  const connectedAll: number[] = []
+  const connectedAt = rec.nodes.map((n) => {
+    const m = new Map<string, number>()
+    for (const e of n.events) if (e.type === 'block_connected' && !e.syncing && !m.has(e.hash)) m.set(e.hash, e.t)
+    return m
+  })
   const toAllBlocks: Array<{ miner: number; ms: number }> = []
   let notReachedAll = 0
   for (const b of minedBlocks(rec)) {
@@ -84,10 +93,20 @@ export function propagation (rec: Recording): PropagationFigures {
     if (!onFinal.has(b.hash)) continue
     if (missing) notReachedAll++
     else { toAll.push(worst); toAllBlocks.push({ miner: b.miner, ms: worst }) }
+    let lastConnect = 0
+    let connectedEverywhere = true
+    for (const n of rec.nodes) {
+      if ((firstEvent[n.index] ?? Infinity) > b.t) continue
+      const at = connectedAt[n.index]?.get(b.hash)
+      if (at === undefined) { connectedEverywhere = false; break }
+      lastConnect = Math.max(lastConnect, at - b.t)
+    }
+    if (connectedEverywhere) connectedAll.push(Math.max(0, lastConnect))
   }
   const relayed = rec.nodes.flatMap((n) => n.events.filter((e) => e.type === 'block_relayed' && e.t >= rec.start && !inWindow(e.t, windows)))
   const relayMs = (held: boolean): number[] => relayed.flatMap((e) => e.type === 'block_relayed' && (!held || e.rebuilt === 'held') ? [e.relay_ms] : [])
   return {
+    connectedToAll: summarize(connectedAll),
     inRelay: summarize(relayMs(false)),
     inRelayHeld: summarize(relayMs(true)),
     toAll: summarize(toAll),

@@ -16,6 +16,7 @@ export function figuresTable (f: Figures): string {
     `block propagation to all nodes   ${sum(f.propagation.toAll)}${f.propagation.notReachedAll > 0 ? `, ${f.propagation.notReachedAll} never reached every node` : ''}`,
     `block propagation to each node   ${sum(f.propagation.perNode)}`,
     ...f.propagation.perHop.map((h) => `  at ${h.hops} hop${h.hops === 1 ? '' : 's'}                      ${sum(h.delay)}`),
+    `connected on every node          ${sum(f.propagation.connectedToAll)} (the body complete and applied)`,
     `inside a relaying node           ${sum(f.propagation.inRelay)}; rebuilt from held txs ${sum(f.propagation.inRelayHeld)}`,
     `stale blocks                     ${f.stale.stale} of ${f.stale.mined} mined (${pct(f.stale.rate)})`,
     `block interval                   mean ${sec(f.intervals.meanSeconds)} · σ ${sec(f.intervals.sigmaSeconds)} against a ${f.intervals.targetSeconds} s target (n=${f.intervals.n})`,
