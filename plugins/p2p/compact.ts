@@ -12,6 +12,8 @@ import type { Block, QuantumSignature, Transaction } from '../../core/chain/type
 import type { PowCore } from '../../core/pow/pow-core.ts'
 import { bitsProblem, difficultyOfBits } from '../../core/chain/target.ts'
 import { WireError } from './protocol.ts'
+import { DEFAULT_SHA3_CORE } from '../../core/crypto/sha3.ts'
+import type { Sha3Core } from '../../core/crypto/sha3.ts'
 
 export const COMPACT_FORMAT = 0x03
 export const SHORT_ID_BYTES = 6
@@ -53,9 +55,20 @@ export function shortIdKey (headerBytes: Uint8Array, salt: Uint8Array): Buffer {
   return createHash('sha3-256').update(headerBytes).update(salt).digest()
 }
 
+// key ‖ transaction id, reused: a receiver hashes every transaction it holds for each
+// announcement (thousands at a time), and one WASM call on a filled buffer costs about half of a
+// node:crypto hash object
+const shortIdInput = Buffer.alloc(64)
+
 /** The first 6 bytes of SHA3-256(key ‖ transaction id bytes), as an integer (48 bits: exact in a double). */
-export function shortId (key: Uint8Array, txId: string): number {
-  return createHash('sha3-256').update(key).update(Buffer.from(txId, 'hex')).digest().readUIntBE(0, SHORT_ID_BYTES)
+export function shortId (key: Uint8Array, txId: string, sha3: Sha3Core = DEFAULT_SHA3_CORE): number {
+  if (key.length !== 32 || txId.length !== 64 || shortIdInput.write(txId, 32, 'hex') !== 32) {
+    // not a 32-byte id in hex (never so for a held transaction): hashed as Buffer.from reads it
+    return createHash('sha3-256').update(key).update(Buffer.from(txId, 'hex')).digest().readUIntBE(0, SHORT_ID_BYTES)
+  }
+  shortIdInput.set(key, 0)
+  const h = sha3.sha3_256(shortIdInput)
+  return Buffer.from(h.buffer, h.byteOffset, SHORT_ID_BYTES).readUIntBE(0, SHORT_ID_BYTES)
 }
 
 export function encodeCompact (block: Block, headerBytes: Uint8Array, salt: Uint8Array = randomBytes(SALT_BYTES)): Buffer {
@@ -170,7 +183,7 @@ export type Reconstruction =
  * Places each candidate whose short id the announcement names; `missing` lists the block
  * indexes (1-based: 0 is the coinbase) still to be asked for.
  */
-export function reconstruct (c: CompactBlock, candidates: Iterable<Transaction>): Reconstruction {
+export function reconstruct (c: CompactBlock, candidates: Iterable<Transaction>, sha3: Sha3Core = DEFAULT_SHA3_CORE): Reconstruction {
   const key = shortIdKey(c.headerBytes, c.salt)
   const slot = new Map<number, number>()
   for (const [i, id] of c.shortIds.entries()) {
@@ -180,13 +193,17 @@ export function reconstruct (c: CompactBlock, candidates: Iterable<Transaction>)
   const txs: Array<Transaction | undefined> = new Array(c.shortIds.length + 1)
   txs[0] = c.coinbase as Transaction
   const seen = new Set<string>()
+  let placed = 0
   for (const tx of candidates) {
+    // every slot filled: the rest cannot be in the block (a wrong placement shows in the merkle root)
+    if (placed === c.shortIds.length) break
     if (seen.has(tx.transaction_id)) continue
     seen.add(tx.transaction_id)
-    const i = slot.get(shortId(key, tx.transaction_id))
+    const i = slot.get(shortId(key, tx.transaction_id, sha3))
     if (i === undefined) continue
     if (txs[i] !== undefined) return { ok: false, reason: `two known transactions match short id ${i}` }
     txs[i] = tx
+    placed++
   }
   const missing: number[] = []
   for (let i = 1; i < txs.length; i++) if (txs[i] === undefined) missing.push(i)

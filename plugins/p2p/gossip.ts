@@ -330,7 +330,7 @@ export class Gossip {
       if (mempool !== undefined) yield * mempool.list()
       yield * recent.values()
     })(o.mempool, o.recent)
-    const r = reconstruct(c, candidates)
+    const r = reconstruct(c, candidates, o.cores.sha3)
     if (!r.ok) return await this.#wholeBlock(peerId, c, r.reason)
     if (r.missing.length > 0) return { filling: this.#complete(peerId, c, r.txs, r.missing) }
     return await this.#complete(peerId, c, r.txs, [])

@@ -9,6 +9,9 @@ import { WireError } from '../../../plugins/p2p/protocol.ts'
 import { encodeTx } from '../../../core/chain/tx-codec.ts'
 import { leavesOfEncoded, merkleRootOfLeaves } from '../../../core/chain/merkle.ts'
 import type { Block, Transaction } from '../../../core/chain/types.ts'
+import { createHash } from 'node:crypto'
+import { getSha3Core } from '../../../core/crypto/sha3.ts'
+import { seededBytes } from '../../helpers/random.ts'
 
 const params = testParams()
 const pow = getPowCore('js')
@@ -36,6 +39,19 @@ t.test('short ids are keyed per announcement: another salt, other ids', async (t
   const k2 = shortIdKey(encodeHeader(block), new Uint8Array(8).fill(8))
   t.not(shortId(k1, id), shortId(k2, id))
   t.ok(shortId(k1, id) < 2 ** 48 && shortId(k1, id) >= 0)
+})
+
+t.test('a short id is the first 6 bytes of SHA3-256(key ‖ id bytes) on every core and input', async (t) => {
+  const key = shortIdKey(encodeHeader(block), salt)
+  const byDefinition = (id: string): number => createHash('sha3-256').update(key).update(Buffer.from(id, 'hex')).digest().readUIntBE(0, 6)
+  for (let i = 0; i < 50; i++) {
+    const id = seededBytes(`short id ${i}`, 32).toString('hex')
+    t.equal(shortId(key, id), byDefinition(id))
+    t.equal(shortId(key, id, getSha3Core('js')), byDefinition(id), 'the JS twin agrees')
+  }
+  // what no held transaction has: hashed as Buffer.from reads it, never from the last id's bytes
+  shortId(key, 'ab'.repeat(32))
+  for (const odd of ['ab', 'zz'.repeat(32), 'AB'.repeat(32)]) t.equal(shortId(key, odd), byDefinition(odd), `id ${odd.slice(0, 8)}…`)
 })
 
 t.test('rebuilding: all held, some missing, collisions', async (t) => {
