@@ -6,6 +6,7 @@ import { faultWindows, inWindow } from './faults.ts'
 import { hopDistances } from '../topology.ts'
 import { mean, stddev, summarize } from './stats.ts'
 import type { Summary } from './stats.ts'
+import type { NodeEvent } from '../events.ts'
 
 export interface PropagationFigures {
   /** ms until the last node had a final-chain block mined outside any fault window */
@@ -30,18 +31,24 @@ export interface PropagationFigures {
   inRelayHeld: Summary
 }
 
-/** first time each node had each block outside initial sync: hash → t, per node */
-export function arrivals (rec: Recording): Array<Map<string, number>> {
+type BlockEvent = Extract<NodeEvent, { hash: string }>
+
+/** per node, the earliest time of each block among the events `pick` takes: hash → t */
+function firstTimes (rec: Recording, pick: (e: NodeEvent) => e is BlockEvent): Array<Map<string, number>> {
   return rec.nodes.map((n) => {
     const m = new Map<string, number>()
     for (const e of n.events) {
-      if (e.type === 'block_seen' || (e.type === 'block_connected' && !e.syncing) || e.type === 'block_mined' || e.type === 'block_found') {
-        const prev = m.get(e.hash)
-        if (prev === undefined || e.t < prev) m.set(e.hash, e.t)
-      }
+      if (!pick(e)) continue
+      const prev = m.get(e.hash)
+      if (prev === undefined || e.t < prev) m.set(e.hash, e.t)
     }
     return m
   })
+}
+
+/** first time each node had each block outside initial sync: hash → t, per node */
+export function arrivals (rec: Recording): Array<Map<string, number>> {
+  return firstTimes(rec, (e): e is BlockEvent => e.type === 'block_seen' || (e.type === 'block_connected' && !e.syncing) || e.type === 'block_mined' || e.type === 'block_found')
 }
 
 /** blocks mined during the run (not while the nodes were still starting alone), by the first
@@ -68,11 +75,7 @@ export function propagation (rec: Recording): PropagationFigures {
   const perHop = new Map<number, number[]>()
   const toAll: number[] = []
   const connectedAll: number[] = []
-  const connectedAt = rec.nodes.map((n) => {
-    const m = new Map<string, number>()
-    for (const e of n.events) if (e.type === 'block_connected' && !e.syncing && !m.has(e.hash)) m.set(e.hash, e.t)
-    return m
-  })
+  const connectedAt = firstTimes(rec, (e): e is BlockEvent => e.type === 'block_connected' && !e.syncing)
   const toAllBlocks: Array<{ miner: number; ms: number }> = []
   let notReachedAll = 0
   for (const b of minedBlocks(rec)) {

@@ -2,7 +2,7 @@
 // transaction body crosses the link once (announced by id, sent on request), and a block whose
 // transactions the receiver already holds crosses as a compact announcement.
 import t from 'tap'
-import { params, startP2pNode, waitFor } from './helpers.ts'
+import { params, startP2pNode, startPeeredPair, waitFor } from './helpers.ts'
 import type { P2pTestNode } from './helpers.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/chain.ts'
 import { encodeBlock, encodeTx } from '../../../core/chain/tx-codec.ts'
@@ -106,11 +106,7 @@ t.test('a receiver that lacks the transactions asks for them by index and still 
 })
 
 t.test('a block relayed on its proven work whose body then fails costs its originator, not the relay', async (t) => {
-  const a = await startP2pNode()
-  t.teardown(() => a.stop())
-  const b = await startP2pNode({ peers: [a.address] })
-  t.teardown(() => b.stop())
-  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  const [a, b] = await startPeeredPair(t)
   const rogue = await startRogue(t, params, b.address, () => ourStatus(b.chain, nodeVersion(params)))
   await waitFor('the rogue to pass the handshake', () => b.p2p.peers().some((p) => p.peer_id === rogue.peerId))
   // valid header, work and envelope; the coinbase pays far more than the reward: a state rule
@@ -144,11 +140,7 @@ t.test('an announcer that cannot name the missing transactions is asked for the 
 })
 
 t.test('a block our miner found is announced before our chain connects it, and only once', async (t) => {
-  const a = await startP2pNode()
-  t.teardown(() => a.stop())
-  const b = await startP2pNode({ peers: [a.address] })
-  t.teardown(() => b.stop())
-  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  const [a, b] = await startPeeredPair(t)
   // b never heard of its transaction: it asks a, which serves it from the held block
   const tip = a.chain.tip()
   const found = mineBlock(params, tip, { txs: [transfer(params, devWallet(), generateWallet().address, 1, 0, { withKey: true })] })
@@ -165,11 +157,7 @@ t.test('a block our miner found is announced before our chain connects it, and o
 })
 
 t.test('a relay lacking transactions passes the announcement on at once, and serves them once it has them', async (t) => {
-  const b = await startP2pNode()
-  t.teardown(() => b.stop())
-  const c = await startP2pNode({ peers: [b.address] })
-  t.teardown(() => c.stop())
-  await waitFor('b and c peered', () => b.p2p.peers().length === 1 && c.p2p.peers().length === 1)
+  const [b, c] = await startPeeredPair(t)
   // neither b nor c has heard of the block's transaction; only its announcer can name it
   const block = mineBlock(params, b.chain.tip(), { txs: [transfer(params, devWallet(), generateWallet().address, 1, 0, { withKey: true })] })
   let cSaw = false

@@ -2,6 +2,7 @@
 // 127.0.0.1 with short timers, plus block builders and a bounded wait.
 import type { Logger } from 'pino'
 import { startTestNode } from '../../helpers/node.ts'
+import { waitFor } from '../../helpers/wait.ts'
 import type { TestNode } from '../../helpers/node.ts'
 import { mineBlock, testParams } from '../../helpers/chain.ts'
 import type { BlockOptions } from '../../helpers/chain.ts'
@@ -61,6 +62,16 @@ export async function startP2pNode (opts: P2pNodeOptions = {}): Promise<P2pTestN
   }
 }
 
+/** Two nodes, b dialing a (both with `p2p` options), stopped at the test's end, once each lists the other. */
+export async function startPeeredPair (t: { teardown(fn: () => unknown): void }, p2p: Record<string, unknown> = {}): Promise<[P2pTestNode, P2pTestNode]> {
+  const a = await startP2pNode({ p2p })
+  t.teardown(() => a.stop())
+  const b = await startP2pNode({ p2p, peers: [a.address] })
+  t.teardown(() => b.stop())
+  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
+  return [a, b]
+}
+
 /** Mines `n` blocks on the chain's tip and feeds them in as a local producer would. */
 export async function extend (chain: ChainService, n: number, opts: BlockOptions = {}): Promise<Block[]> {
   const out: Block[] = []
@@ -73,4 +84,4 @@ export async function extend (chain: ChainService, n: number, opts: BlockOptions
   return out
 }
 
-export { waitFor } from '../../helpers/wait.ts'
+export { waitFor }

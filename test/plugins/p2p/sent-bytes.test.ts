@@ -2,9 +2,7 @@
 // announcements and requests of transaction relay to the byte, a compact block charged to its
 // hash, a blocktxn exchange on both sides, and all of it under the TCP count.
 import t from 'tap'
-import type { Test } from 'tap'
-import { params, startP2pNode, waitFor } from './helpers.ts'
-import type { P2pTestNode } from './helpers.ts'
+import { params, startPeeredPair, waitFor } from './helpers.ts'
 import { devWallet, generateWallet, mineBlock, transfer } from '../../helpers/chain.ts'
 import { encodeTx } from '../../../core/chain/tx-codec.ts'
 import { encodeCompact } from '../../../plugins/p2p/compact.ts'
@@ -18,17 +16,8 @@ const delta = (after: SentBytesSnapshot, before: SentBytesSnapshot, label: SentB
 const nego = (method: 'txinv' | 'gettx' | 'blocktxn'): number => negotiationBytes(protocolId(params, method))
 const framed = (payload: Uint8Array): number => 4 + payload.length
 
-async function pair (t: Test): Promise<[P2pTestNode, P2pTestNode]> {
-  const a = await startP2pNode({ p2p: quiet })
-  t.teardown(() => a.stop())
-  const b = await startP2pNode({ p2p: quiet, peers: [a.address] })
-  t.teardown(() => b.stop())
-  await waitFor('the handshake', () => a.p2p.peers().length === 1 && b.p2p.peers().length === 1)
-  return [a, b]
-}
-
 t.test('announcing transactions: txinv and gettx counted to the byte on both sides; the compact block charged to its hash', async (t) => {
-  const [a, b] = await pair(t)
+  const [a, b] = await startPeeredPair(t, quiet)
   const dev = devWallet()
   const txs = Array.from({ length: 8 }, (_, n) => transfer(params, dev, generateWallet().address, 1, n))
   const a0 = a.p2p.sentBytes()
@@ -64,7 +53,7 @@ t.test('announcing transactions: txinv and gettx counted to the byte on both sid
 })
 
 t.test('a blocktxn exchange: the request charged to the block by the receiver, the answer by the announcer', async (t) => {
-  const [a, b] = await pair(t)
+  const [a, b] = await startPeeredPair(t, quiet)
   const dev = devWallet()
   const txs = [0, 1, 2].map((n) => transfer(params, dev, generateWallet().address, 1, n))
   // made on a alone: b never heard of its transactions
